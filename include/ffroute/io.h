@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * io.h - readers and writers of fabric and forwarding-table formats.
+ *
+ * Readers take the whole input as a buffer (files are loaded with
+ * ffr_load_file()), report problems as file:line:col diagnostics into a
+ * struct diag_list, keep going to report several, and return NULL when any
+ * error was found.  They never print and never exit.
+ *
+ * LFT readers bind tables to a fabric by switch GUID (never by LID); when a
+ * dump names the destination port GUID, the LID is remapped to the LID that
+ * port holds in the fabric.
+ *
+ * RETURN VALUE: int functions return 0 or -errno; constructors return NULL
+ * with errno set (EINVAL: errors in the input, see the diag list).
+ */
+#ifndef FFROUTE_IO_H
+#define FFROUTE_IO_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <ffroute/diag.h>
+#include <ffroute/lft.h>
+#include <ffroute/topo.h>
+
+enum ffr_format {
+	FFR_FMT_AUTO = 0,
+	/* topologies */
+	FFR_FMT_IBND,		/* ibnetdiscover (default and -g) */
+	FFR_FMT_IBND_PORTS,	/* ibnetdiscover -p */
+	FFR_FMT_NET,		/* ibsim .net */
+	FFR_FMT_LST,		/* opensm-subnet.lst, ibdiagnet(2) .lst */
+	/* forwarding tables */
+	FFR_FMT_OSM_LFTS,	/* opensm-lfts.dump */
+	FFR_FMT_FDBS,		/* opensm.fdbs, ibdiagnet v1/v2 .fdbs */
+	FFR_FMT_IBROUTE,	/* ibroute / dump_lfts(.sh) */
+	FFR_FMT_COUNT
+};
+
+/* Largest input accepted (bytes). */
+#define FFR_MAX_INPUT (1024u * 1024u * 1024u)
+
+/** ffr_format_name - short name ("ibnetdiscover", "net", "lst", ...) */
+const char *ffr_format_name(enum ffr_format f);
+/** ffr_format_parse - inverse of ffr_format_name; FFR_FMT_AUTO if unknown */
+enum ffr_format ffr_format_parse(const char *name);
+/** ffr_format_is_lft - true for the forwarding-table formats */
+int ffr_format_is_lft(enum ffr_format f);
+/** ffr_detect_format - guess a format from the first lines; FFR_FMT_AUTO if none */
+enum ffr_format ffr_detect_format(const char *buf, size_t len);
+
+/**
+ * ffr_load_file - read a whole file into a NUL-terminated buffer
+ * Errors (missing, unreadable, too big, a directory) are recorded in @dl.
+ * Return: 0 or -errno.  *buf is malloc'd; free() it.
+ */
+int ffr_load_file(const char *path, char **buf, size_t *len, struct diag_list *dl);
+
+/* ---- topology readers -------------------------------------------------- */
+
+struct topo *ibnd_read(const char *buf, size_t len, const char *fname, struct diag_list *dl);
+struct topo *ibnd_ports_read(const char *buf, size_t len, const char *fname, struct diag_list *dl);
+struct topo *net_read(const char *buf, size_t len, const char *fname, struct diag_list *dl);
+struct topo *lst_read(const char *buf, size_t len, const char *fname, struct diag_list *dl);
+
+/** topo_read_buf - read a topology in format @fmt (FFR_FMT_AUTO detects) */
+struct topo *topo_read_buf(const char *buf, size_t len, const char *fname,
+			   enum ffr_format fmt, struct diag_list *dl);
+/** topo_read_file - ffr_load_file() + topo_read_buf() */
+struct topo *topo_read_file(const char *path, enum ffr_format fmt, struct diag_list *dl);
+
+/* ---- forwarding-table readers ------------------------------------------ */
+
+struct lft *osm_lfts_read(const char *buf, size_t len, const char *fname,
+			  const struct topo *t, struct diag_list *dl);
+struct lft *fdbs_read(const char *buf, size_t len, const char *fname,
+		      const struct topo *t, struct diag_list *dl);
+struct lft *ibroute_read(const char *buf, size_t len, const char *fname,
+			 const struct topo *t, struct diag_list *dl);
+
+/** lft_read_buf - read forwarding tables for fabric @t (FFR_FMT_AUTO detects) */
+struct lft *lft_read_buf(const char *buf, size_t len, const char *fname,
+			 enum ffr_format fmt, const struct topo *t, struct diag_list *dl);
+/** lft_read_file - ffr_load_file() + lft_read_buf() */
+struct lft *lft_read_file(const char *path, enum ffr_format fmt, const struct topo *t,
+			  struct diag_list *dl);
+
+/* ---- writers (deterministic; return 0 or -EIO) -------------------------- */
+
+/** topo_write_net - ibsim .net that ibsim 0.10 loads, GUIDs kept */
+int topo_write_net(const struct topo *t, FILE *fp);
+/** topo_write_ibnd - ibnetdiscover-style topology */
+int topo_write_ibnd(const struct topo *t, FILE *fp);
+/** lft_write_osm - opensm-lfts.dump (loadable by OpenSM's file engine) */
+int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp);
+/** lft_write_ibroute - dump_lfts/ibroute-style dump */
+int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
+
+#endif

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * lft.h - linear forwarding tables of a whole fabric.
+ *
+ * One flat byte block of nsw x nlids entries: row = switch ordinal
+ * (topo->sw_node[] order), column = destination LID.  An entry is the
+ * out-port, 0 = "this switch", LFT_NONE = no route.  nlids is max_lid + 1.
+ * Memory: 1 B per (switch, LID): 700 switches x 48k LIDs = 33 MB.
+ *
+ * RETURN VALUE: int functions return 0 or -errno; constructors return NULL
+ * with errno set.
+ */
+#ifndef FFROUTE_LFT_H
+#define FFROUTE_LFT_H
+
+#include <stdint.h>
+
+#define LFT_NONE 0xFF
+
+struct lft {
+	uint32_t nsw;		/* switches (rows) */
+	uint32_t nlids;		/* LIDs per row: max_lid + 1 */
+	uint8_t *port;		/* [nsw * nlids] */
+	uint8_t *have;		/* [nsw] 1 = a table was read/computed for it */
+};
+
+/** lft_new - all entries LFT_NONE, no switch marked present */
+struct lft *lft_new(uint32_t nsw, uint32_t max_lid);
+/** lft_free - release (NULL is fine) */
+void lft_free(struct lft *l);
+
+static inline uint8_t lft_get(const struct lft *l, uint32_t sw, uint32_t lid)
+{
+	return lid < l->nlids ? l->port[(uint64_t)sw * l->nlids + lid] : LFT_NONE;
+}
+
+static inline void lft_set(struct lft *l, uint32_t sw, uint32_t lid, uint8_t port)
+{
+	l->port[(uint64_t)sw * l->nlids + lid] = port;
+}
+
+#endif
