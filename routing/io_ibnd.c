@@ -11,11 +11,6 @@ struct topo *ibnd_read(const char *buf, size_t len, const char *fname, struct di
 	return NULL;
 }
 
-struct topo *ibnd_ports_read(const char *buf, size_t len, const char *fname, struct diag_list *dl)
-{
-	return ibnd_read(buf, len, fname, dl);
-}
-
 int topo_write_ibnd(const struct topo *t, FILE *fp)
 {
 	(void)t; (void)fp;

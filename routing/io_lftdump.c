@@ -31,14 +31,3 @@ struct lft *ibroute_read(const char *buf, size_t len, const char *fname,
 	return nyi(fname, dl);
 }
 
-int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp)
-{
-	(void)t; (void)l; (void)fp;
-	return -ENOSYS;
-}
-
-int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp)
-{
-	(void)t; (void)l; (void)fp;
-	return -ENOSYS;
-}

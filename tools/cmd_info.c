@@ -1,0 +1,1 @@
+/* cmd_info.c - placeholder */
