@@ -353,8 +353,11 @@ int topo_builder_set_port(struct topo_builder *b, int node, unsigned port,
 		return -ERANGE;
 	}
 	p = &b->ports[n->port_base + port];
-	if (pi->guid)
+	if (pi->guid && (n->ni.type != TOPO_NODE_SWITCH || port == 0))
 		p->pi.guid = pi->guid;
+	else if (pi->guid && !b->ports[n->port_base].pi.guid)
+		/* all ports of a switch share one port GUID, kept on port 0 */
+		b->ports[n->port_base].pi.guid = pi->guid;
 	if (pi->width)
 		p->pi.width = pi->width;
 	if (pi->speed)

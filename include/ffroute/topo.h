@@ -76,7 +76,7 @@ struct topo {
 
 	/* ports [nports] */
 	uint32_t *port_node;
-	uint64_t *port_guid;		/* 0 if unknown */
+	uint64_t *port_guid;		/* 0 if unknown; a switch's is on port 0 only */
 	uint16_t *port_lid;		/* base LID; 0 = none (switch: slot 0) */
 	uint8_t *port_lmc;
 	uint8_t *port_width;		/* active lanes: 1,2,4,8,12; 0 unknown */

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * osm_topo.c - translate OpenSM's discovered subnet into a struct topo.
+ *
+ * One pass over subn.node_guid_tbl declares every node (GUID, type,
+ * NumPorts, SystemImageGUID, NodeDescription) and its valid physical
+ * ports (port GUID, base LID, LMC, active width and speed); links are
+ * named by peer node GUID and resolved by the core builder, which also
+ * checks the result like any other input.  O(nodes + ports).
+ * Called with osm->lock held by the routing callbacks, so the subnet is
+ * stable while we read it.
+ */
+#include <opensm/osm_config.h>
+#include <opensm/osm_opensm.h>
+#include <opensm/osm_node.h>
+#include <opensm/osm_port.h>
+
+#include <errno.h>
+#include <string.h>
+
+#include "osm_ffroute.h"
+
+static unsigned width_lanes(uint8_t mask)
+{
+	switch (mask) {
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+static unsigned active_speed(const ib_port_info_t *pi)
+{
+	switch (ib_port_info_get_link_speed_ext_active(pi)) {
+	case 1:
+		return TOPO_SPEED_FDR;
+	case 2:
+		return TOPO_SPEED_EDR;
+	case 4:
+		return TOPO_SPEED_HDR;
+	case 8:
+		return TOPO_SPEED_NDR;
+	default:
+		break;
+	}
+	switch (ib_port_info_get_link_speed_active(pi)) {
+	case 1:
+		return TOPO_SPEED_SDR;
+	case 2:
+		return TOPO_SPEED_DDR;
+	case 4:
+		return TOPO_SPEED_QDR;
+	default:
+		return TOPO_SPEED_UNKNOWN;
+	}
+}
+
+static int add_node(struct topo_builder *b, const osm_node_t *node)
+{
+	struct topo_node_info ni = { 0 };
+	char desc[IB_NODE_DESCRIPTION_SIZE + 1];
+
+	memcpy(desc, node->node_desc.description, IB_NODE_DESCRIPTION_SIZE);
+	desc[IB_NODE_DESCRIPTION_SIZE] = '\0';
+	ni.type = osm_node_get_type(node);
+	ni.nports = (uint8_t)(osm_node_get_num_physp(node) - 1);
+	ni.guid = cl_ntoh64(osm_node_get_node_guid(node));
+	ni.sysguid = cl_ntoh64(node->node_info.sys_guid);
+	ni.vendor = cl_ntoh32(ib_node_info_get_vendor_id(&node->node_info));
+	ni.devid = cl_ntoh16(node->node_info.device_id);
+	ni.rev = cl_ntoh32(node->node_info.revision);
+	ni.desc = desc;
+	return topo_builder_add_node(b, &ni, NULL);
+}
+
+static void add_ports(struct topo_builder *b, int id, const osm_node_t *node)
+{
+	unsigned first = osm_node_get_type(node) == IB_NODE_TYPE_SWITCH ? 0 : 1;
+
+	for (unsigned pn = first; pn < osm_node_get_num_physp(node); pn++) {
+		const osm_physp_t *p = osm_node_get_physp_ptr((osm_node_t *)node, pn);
+		const osm_physp_t *r;
+		struct topo_port_info pi = { 0 };
+
+		if (!p || !osm_physp_is_valid(p))
+			continue;
+		pi.guid = cl_ntoh64(osm_physp_get_port_guid(p));
+		if (pn == 0 || first == 1) {
+			pi.lid = cl_ntoh16(osm_physp_get_base_lid(p));
+			pi.lmc = ib_port_info_get_lmc(&p->port_info);
+		}
+		if (pn) {
+			pi.width = (uint8_t)width_lanes(p->port_info.link_width_active);
+			pi.speed = (uint8_t)active_speed(&p->port_info);
+		}
+		topo_builder_set_port(b, id, pn, &pi, NULL);
+		r = pn ? osm_physp_get_remote(p) : NULL;
+		if (r && osm_physp_is_valid(r)) {
+			struct topo_ref ref = { NULL, 0 };
+
+			ref.guid = cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(r)));
+			topo_builder_add_link(b, id, pn, &ref, osm_physp_get_port_num(r), 0, 0,
+					      NULL);
+		}
+	}
+}
+
+struct topo *ffr_osm_topo(struct osm_opensm *osm, struct diag_list *dl)
+{
+	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
+	struct topo_builder *b = topo_builder_new(dl);
+
+	if (!b)
+		return NULL;
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl);
+	     it = cl_qmap_next(it)) {
+		const osm_node_t *node = (const osm_node_t *)it;
+		int id = add_node(b, node);
+
+		if (id >= 0)
+			add_ports(b, id, node);
+	}
+	return topo_builder_finish(b);
+}
