@@ -130,14 +130,19 @@ int lft_loader_entry(struct lft_loader *ld, int sw, uint32_t lid, unsigned port,
 		uint32_t p = topo_find_port_guid(t, dest_guid);
 		uint32_t base = p == TOPO_NONE ? 0 : t->port_lid[p];
 
-		/* keep the LMC offset when moving to the port's current base LID */
-		if (base && (lid < base || lid >= base + (1u << t->port_lmc[p]))) {
+		uint32_t span = p == TOPO_NONE ? 1 : 1u << t->port_lmc[p];
+
+		/*
+		 * LMC ranges are aligned to 2^LMC, so the offset inside the range
+		 * is the low bits of the LID; keep it when moving to the new base.
+		 */
+		if (base && (lid < base || lid >= base + span)) {
 			if (!ld->remapped++)
 				diag_add(ld->dl, DIAG_NOTE, ld->fname, line, col,
 					 "LID %u belongs to port 0x%016llx, which now has LID %u; "
 					 "remapping by port GUID", lid,
 					 (unsigned long long)dest_guid, base);
-			lid = base;
+			lid = base + (lid & (span - 1));
 		}
 	}
 	if (ld->n == ld->cap) {

@@ -1,5 +1,99 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* cli.h - subcommands of the ffroute CLI (placeholder, being written) */
+/*
+ * cli.h - the subcommands of the ffroute CLI and the helpers they share.
+ *
+ * ffroute is a git-style front end: main() (ffroute.c) looks the command
+ * name up in a const table of struct cli_cmd and calls its run() with the
+ * command's own argv (argv[0] = command name).  Adding a subcommand is one
+ * table entry in ffroute.c plus its cmd_*() function declared here.
+ *
+ * Every command parses its options with getopt_long into a local options
+ * struct (no global state) and returns an exit status:
+ *   CLI_OK (0)        success / "no findings"
+ *   CLI_FINDINGS (1)  the command worked and found something (cmp: differ)
+ *   CLI_ERROR (2)     bad input or bad usage; diagnostics went to stderr
+ *                     as "file:line:col: error: ..." (diag_print)
+ */
 #ifndef FFROUTE_CLI_H
 #define FFROUTE_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <ffroute/io.h>
+#include <ffroute/topo.h>
+
+enum cli_status { CLI_OK = 0, CLI_FINDINGS = 1, CLI_ERROR = 2 };
+
+/*
+ * One subcommand.  @help is the full text printed by "ffroute help NAME"
+ * and "ffroute NAME --help"; its first line is the usage line.
+ */
+struct cli_cmd {
+	const char *name;
+	const char *summary;
+	const char *help;
+	int (*run)(const struct cli_cmd *cmd, int argc, char **argv);
+};
+
+/* ---- subcommands (cmd_*.c) ---------------------------------------------- */
+
+extern const char cmd_info_help[];
+extern const char cmd_convert_help[];
+extern const char cmd_cmp_help[];
+
+/** cmd_info - "ffroute info": counts, histograms and oddities of a fabric */
+int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_convert - "ffroute convert": topology and LFT format conversion */
+int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_cmp - "ffroute cmp": do two topology files describe the same fabric */
+int cmd_cmp(const struct cli_cmd *cmd, int argc, char **argv);
+
+/* ---- shared helpers (ffroute.c) ------------------------------------------ */
+
+/** cli_help - print @cmd's help text to @fp */
+void cli_help(const struct cli_cmd *cmd, FILE *fp);
+
+/**
+ * cli_usage_error - "ffroute NAME: <msg>" plus the usage line on stderr
+ * Return: CLI_ERROR, so callers can "return cli_usage_error(...)".
+ */
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/**
+ * cli_getopt_error - report the option getopt_long() rejected
+ * @optc: what getopt_long() returned ('?' or ':'); call after it.
+ * Return: CLI_ERROR.
+ */
+int cli_getopt_error(const struct cli_cmd *cmd, int optc, char **argv);
+
+/** cli_reset_getopt - make getopt_long() start over on a fresh argv */
+void cli_reset_getopt(void);
+
+/** Which family of formats an option accepts. */
+enum cli_fmt_kind { CLI_FMT_TOPO, CLI_FMT_LFT };
+
+/**
+ * cli_parse_format - parse a --format/--from/--lft-format value
+ * "auto" is accepted and gives FFR_FMT_AUTO.
+ * Return: 0, or CLI_ERROR after printing why (unknown name, wrong family).
+ */
+int cli_parse_format(const struct cli_cmd *cmd, const char *opt, const char *arg,
+		     enum cli_fmt_kind kind, enum ffr_format *out);
+
+/**
+ * cli_load_topo - read a topology file, print its diagnostics to stderr
+ * @fmt: FFR_FMT_AUTO to detect; @used (may be NULL) gets the format read.
+ * Warnings are printed even on success.
+ * Return: the fabric, or NULL (diagnostics printed).
+ */
+struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_format *used);
+
+/**
+ * cli_load_lft - read forwarding tables for @t, printing diagnostics
+ * Return: the tables, or NULL (diagnostics printed).
+ */
+struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t);
+
 #endif

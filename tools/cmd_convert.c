@@ -1,1 +1,325 @@
-/* cmd_convert.c - placeholder */
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmd_convert.c - "ffroute convert" (topology and forwarding-table format
+ * conversion) and "ffroute cmp" (do two topology files, in any formats,
+ * describe the same fabric).
+ *
+ * convert writes OUT atomically: the output goes to a temporary file in
+ * OUT's directory, which is flushed, synced and renamed over OUT only when
+ * the writer succeeded, so a failure never leaves a partial or truncated
+ * OUT behind.  "-o -" writes to stdout.
+ *
+ * Forwarding tables are bound to the topology by switch GUID (see io.h), so
+ * "convert --lft" always needs the topology the tables were dumped from.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char cmd_convert_help[] =
+	"usage: ffroute convert [--from FMT] --to FMT -o OUT TOPO\n"
+	"       ffroute convert [--from FMT] --lft LFTFILE [--lft-format FMT] --to FMT -o OUT TOPO\n"
+	"\n"
+	"Convert a topology (first form; --to net or ibnetdiscover) or the forwarding\n"
+	"tables LFTFILE of fabric TOPO (second form; --to opensm-lfts or ibroute).\n"
+	"Tables are bound to TOPO by switch GUID.  OUT is replaced only when the\n"
+	"whole output was written.\n"
+	"\n"
+	"Options:\n"
+	"  -F, --from FMT        read TOPO as FMT (ibnetdiscover, ibnetdiscover-ports,\n"
+	"                        net, lst); default: detect\n"
+	"  -t, --to FMT          output format: net, ibnetdiscover (topology) or\n"
+	"                        opensm-lfts, ibroute (with --lft)\n"
+	"  -l, --lft LFTFILE     convert these forwarding tables instead of TOPO\n"
+	"  -L, --lft-format FMT  read LFTFILE as FMT (opensm-lfts, fdbs, ibroute);\n"
+	"                        default: detect\n"
+	"  -o, --output OUT      output file; '-' is stdout\n"
+	"  -h, --help            print this help\n";
+
+const char cmd_cmp_help[] =
+	"usage: ffroute cmp [--ignore-lids] A B\n"
+	"\n"
+	"Read two topology files (any formats, detected) and tell whether they\n"
+	"describe the same fabric: the same nodes (GUID, type, ports, description,\n"
+	"system GUID), port GUIDs, LIDs and LMCs, links and link width/speed.\n"
+	"Exit status 0 if they do, 1 (printing the first difference) if not,\n"
+	"2 if either file cannot be read.\n"
+	"\n"
+	"Options:\n"
+	"  -i, --ignore-lids  compare with every LID and LMC cleared\n"
+	"  -h, --help         print this help\n";
+
+struct convert_opts {
+	enum ffr_format from, to, lft_fmt;
+	const char *lft_path;
+	const char *out;
+	const char *topo_path;
+};
+
+/* ---- atomic output ------------------------------------------------------- */
+
+struct out_file {
+	FILE *fp;
+	char *tmp;	/* temporary path, NULL for stdout */
+	const char *path;
+};
+
+static int out_open(struct out_file *of, const char *path)
+{
+	mode_t mask;
+	int fd;
+
+	of->path = path;
+	of->tmp = NULL;
+	if (!strcmp(path, "-")) {
+		of->fp = stdout;
+		return 0;
+	}
+	of->tmp = malloc(strlen(path) + sizeof(".tmpXXXXXX"));
+	if (!of->tmp)
+		return -ENOMEM;
+	strcpy(of->tmp, path);
+	strcat(of->tmp, ".tmpXXXXXX");
+	fd = mkstemp(of->tmp);
+	if (fd < 0) {
+		int err = errno;
+
+		free(of->tmp);
+		of->tmp = NULL;
+		return -err;
+	}
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
+	of->fp = fdopen(fd, "w");
+	if (!of->fp) {
+		int err = errno;
+
+		close(fd);
+		unlink(of->tmp);
+		free(of->tmp);
+		of->tmp = NULL;
+		return -err;
+	}
+	return 0;
+}
+
+/* Finish the output: on @ok rename it into place, otherwise remove it. */
+static int out_close(struct out_file *of, bool ok)
+{
+	int err = 0;
+
+	if (!of->tmp) {
+		if (fflush(of->fp) || ferror(of->fp))
+			err = errno ? -errno : -EIO;
+		return ok ? err : 0;
+	}
+	if (ok && (fflush(of->fp) || ferror(of->fp) || fsync(fileno(of->fp))))
+		err = errno ? -errno : -EIO;
+	if (fclose(of->fp) && !err)
+		err = errno ? -errno : -EIO;
+	if (ok && !err && rename(of->tmp, of->path))
+		err = -errno;
+	if (!ok || err)
+		unlink(of->tmp);
+	free(of->tmp);
+	of->tmp = NULL;
+	return err;
+}
+
+/* ---- convert --------------------------------------------------------------- */
+
+static int convert_check(const struct cli_cmd *cmd, struct convert_opts *o)
+{
+	if (o->to == FFR_FMT_AUTO)
+		return cli_usage_error(cmd, "--to FMT is required");
+	if (!o->out)
+		return cli_usage_error(cmd, "-o OUT is required ('-' for stdout)");
+	if (o->lft_path) {
+		if (o->to != FFR_FMT_OSM_LFTS && o->to != FFR_FMT_IBROUTE)
+			return cli_usage_error(cmd, "with --lft, --to must be opensm-lfts or ibroute "
+					       "(not %s)", ffr_format_name(o->to));
+	} else {
+		if (ffr_format_is_lft(o->to))
+			return cli_usage_error(cmd, "--to %s needs --lft LFTFILE",
+					       ffr_format_name(o->to));
+		if (o->to != FFR_FMT_NET && o->to != FFR_FMT_IBND)
+			return cli_usage_error(cmd, "cannot write %s; topologies convert to net "
+					       "or ibnetdiscover", ffr_format_name(o->to));
+		if (o->lft_fmt != FFR_FMT_AUTO)
+			return cli_usage_error(cmd, "--lft-format needs --lft LFTFILE");
+	}
+	return 0;
+}
+
+static int convert_opt(const struct cli_cmd *cmd, int c, char **argv, struct convert_opts *o)
+{
+	enum ffr_format f;
+
+	switch (c) {
+	case 'F':
+		return cli_parse_format(cmd, "--from", optarg, CLI_FMT_TOPO, &o->from);
+	case 'L':
+		return cli_parse_format(cmd, "--lft-format", optarg, CLI_FMT_LFT, &o->lft_fmt);
+	case 't':
+		f = ffr_format_parse(optarg);
+		if (f == FFR_FMT_AUTO)
+			return cli_usage_error(cmd, "--to: unknown format '%s'", optarg);
+		o->to = f;
+		return 0;
+	case 'l':
+		o->lft_path = optarg;
+		return 0;
+	case 'o':
+		o->out = optarg;
+		return 0;
+	case 'h':
+		cli_help(cmd, stdout);
+		return -1;
+	default:
+		return cli_getopt_error(cmd, c, argv);
+	}
+}
+
+static int convert_parse(const struct cli_cmd *cmd, int argc, char **argv, struct convert_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "from", required_argument, NULL, 'F' },
+		{ "to", required_argument, NULL, 't' },
+		{ "lft", required_argument, NULL, 'l' },
+		{ "lft-format", required_argument, NULL, 'L' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, ":F:t:l:L:o:h", longopts, NULL)) != -1) {
+		rc = convert_opt(cmd, c, argv, o);
+		if (rc)
+			return rc;
+	}
+	if (optind >= argc)
+		return cli_usage_error(cmd, "no TOPO file given");
+	if (optind + 1 < argc)
+		return cli_usage_error(cmd, "one TOPO file only (got '%s' too)", argv[optind + 1]);
+	o->topo_path = argv[optind];
+	return convert_check(cmd, o);
+}
+
+/* Write @t (and @l with --lft) in the output format. */
+static int convert_write(const struct convert_opts *o, const struct topo *t,
+			 const struct lft *l, FILE *fp)
+{
+	switch (o->to) {
+	case FFR_FMT_NET:
+		return topo_write_net(t, fp);
+	case FFR_FMT_IBND:
+		return topo_write_ibnd(t, fp);
+	case FFR_FMT_OSM_LFTS:
+		return lft_write_osm(t, l, fp);
+	case FFR_FMT_IBROUTE:
+		return lft_write_ibroute(t, l, fp);
+	default:
+		return -EINVAL;
+	}
+}
+
+int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct convert_opts o;
+	struct out_file of;
+	struct topo *t;
+	struct lft *l = NULL;
+	int rc = convert_parse(cmd, argc, argv, &o), wrc;
+
+	if (rc)
+		return rc < 0 ? CLI_OK : rc;
+	t = cli_load_topo(o.topo_path, o.from, NULL);
+	if (!t)
+		return CLI_ERROR;
+	if (o.lft_path) {
+		l = cli_load_lft(o.lft_path, o.lft_fmt, t);
+		if (!l) {
+			topo_free(t);
+			return CLI_ERROR;
+		}
+	}
+	rc = out_open(&of, o.out);
+	if (rc) {
+		fprintf(stderr, "ffroute convert: cannot create %s: %s\n", o.out, strerror(-rc));
+	} else {
+		wrc = convert_write(&o, t, l, of.fp);
+		rc = out_close(&of, wrc == 0);
+		if (wrc)
+			fprintf(stderr, "ffroute convert: writing %s as %s failed: %s\n", o.out,
+				ffr_format_name(o.to), strerror(-wrc));
+		else if (rc)
+			fprintf(stderr, "ffroute convert: cannot write %s: %s\n", o.out,
+				strerror(-rc));
+		rc = rc ? rc : wrc;
+	}
+	lft_free(l);
+	topo_free(t);
+	return rc ? CLI_ERROR : CLI_OK;
+}
+
+/* ---- cmp --------------------------------------------------------------------- */
+
+static void clear_lids(struct topo *t)
+{
+	memset(t->port_lid, 0, (size_t)t->nports * sizeof(*t->port_lid));
+	memset(t->port_lmc, 0, (size_t)t->nports * sizeof(*t->port_lmc));
+}
+
+int cmd_cmp(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "ignore-lids", no_argument, NULL, 'i' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool ignore_lids = false;
+	struct topo *a, *b;
+	char why[512];
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, ":ih", longopts, NULL)) != -1) {
+		if (c == 'i') {
+			ignore_lids = true;
+		} else if (c == 'h') {
+			cli_help(cmd, stdout);
+			return CLI_OK;
+		} else {
+			return cli_getopt_error(cmd, c, argv);
+		}
+	}
+	if (argc - optind != 2)
+		return cli_usage_error(cmd, "two files needed (got %d)", argc - optind);
+	a = cli_load_topo(argv[optind], FFR_FMT_AUTO, NULL);
+	b = cli_load_topo(argv[optind + 1], FFR_FMT_AUTO, NULL);
+	if (!a || !b) {
+		topo_free(a);
+		topo_free(b);
+		return CLI_ERROR;
+	}
+	if (ignore_lids) {
+		clear_lids(a);
+		clear_lids(b);
+	}
+	why[0] = '\0';
+	rc = CLI_OK;
+	if (!topo_equal(a, b, why, sizeof(why))) {
+		printf("%s and %s differ: %s\n", argv[optind], argv[optind + 1], why);
+		rc = CLI_FINDINGS;
+	}
+	topo_free(a);
+	topo_free(b);
+	return rc;
+}

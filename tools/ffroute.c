@@ -1,26 +1,237 @@
 // SPDX-License-Identifier: BSD-2-Clause
-/* ffroute - command-line front end (minimal; being extended) */
-#include <stdio.h>
+/*
+ * ffroute.c - main() of the ffroute CLI: git-style subcommand dispatch
+ * ("ffroute [--version] [--help] COMMAND [ARGS]", "ffroute help COMMAND",
+ * "ffroute COMMAND --help") and the helpers every subcommand shares
+ * (usage errors, format options, loading files with diagnostics).
+ *
+ * The command table is const data; options live in per-command structs.
+ * Exit status: 0 ok, 1 findings, 2 bad input or usage (see cli.h).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include <ffroute/io.h>
+#include "config.h"
+#include "cli.h"
+
+/* One line per subcommand: name, summary, help text, entry point. */
+static const struct cli_cmd commands[] = {
+	{ "info", "describe a fabric: node, link, radix, speed and LID counts",
+	  cmd_info_help, cmd_info },
+	{ "convert", "convert a topology or forwarding tables to another format",
+	  cmd_convert_help, cmd_convert },
+	{ "cmp", "tell whether two topology files describe the same fabric",
+	  cmd_cmp_help, cmd_cmp },
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static const struct cli_cmd *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void main_usage(FILE *fp)
+{
+	fprintf(fp,
+		"usage: ffroute [--version] [--help] COMMAND [ARGS]\n"
+		"\n"
+		"Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp,
+		"\n"
+		"Run 'ffroute help COMMAND' or 'ffroute COMMAND --help' for the options\n"
+		"of one command; see ffroute(1).\n"
+		"Exit status: 0 ok, 1 findings (e.g. cmp found a difference), "
+		"2 bad input or usage.\n");
+}
+
+void cli_help(const struct cli_cmd *cmd, FILE *fp)
+{
+	fputs(cmd->help, fp);
+}
+
+/* The first line of a help text is its usage line. */
+static void print_usage_line(const struct cli_cmd *cmd, FILE *fp)
+{
+	const char *nl = strchr(cmd->help, '\n');
+	int n = nl ? (int)(nl - cmd->help) : (int)strlen(cmd->help);
+
+	fprintf(fp, "%.*s\n", n, cmd->help);
+	fprintf(fp, "Try 'ffroute %s --help' for more information.\n", cmd->name);
+}
+
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ffroute %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	print_usage_line(cmd, stderr);
+	return CLI_ERROR;
+}
+
+int cli_getopt_error(const struct cli_cmd *cmd, int optc, char **argv)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "?";
+
+	if (optc == ':')
+		return cli_usage_error(cmd, "option '%s' needs an argument", arg);
+	if (optopt && !(arg[0] == '-' && arg[1] == '-'))
+		return cli_usage_error(cmd, "unknown option '-%c'", optopt);
+	return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+void cli_reset_getopt(void)
+{
+	optind = 0;	/* glibc: 0 also resets its internal state */
+	opterr = 0;
+	optopt = 0;
+}
+
+int cli_parse_format(const struct cli_cmd *cmd, const char *opt, const char *arg,
+		     enum cli_fmt_kind kind, enum ffr_format *out)
+{
+	enum ffr_format f = ffr_format_parse(arg);
+
+	if (!strcmp(arg, "auto")) {
+		*out = FFR_FMT_AUTO;
+		return 0;
+	}
+	if (f == FFR_FMT_AUTO)
+		return cli_usage_error(cmd, "%s: unknown format '%s'", opt, arg);
+	if (kind == CLI_FMT_TOPO && ffr_format_is_lft(f))
+		return cli_usage_error(cmd, "%s: '%s' is a forwarding-table format, "
+				       "not a topology format", opt, arg);
+	if (kind == CLI_FMT_LFT && !ffr_format_is_lft(f))
+		return cli_usage_error(cmd, "%s: '%s' is a topology format, "
+				       "not a forwarding-table format", opt, arg);
+	*out = f;
+	return 0;
+}
+
+/* The format topo_read_file() would pick for @path holding @buf. */
+static enum ffr_format detect(const char *path, const char *buf, size_t len)
+{
+	enum ffr_format f = ffr_detect_format(buf, len);
+	size_t n = strlen(path);
+
+	/* as in topo_read_file(): ibnetdiscover named .net is read as ibsim does */
+	if (f == FFR_FMT_IBND && n > 4 && !strcmp(path + n - 4, ".net"))
+		f = FFR_FMT_NET;
+	return f;
+}
+
+struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_format *used)
+{
+	struct diag_list dl;
+	struct topo *t = NULL;
+	char *buf;
+	size_t len;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	if (ffr_load_file(path, &buf, &len, &dl) == 0) {
+		if (fmt == FFR_FMT_AUTO)
+			fmt = detect(path, buf, len);
+		t = topo_read_buf(buf, len, path, fmt, &dl);
+		free(buf);
+	}
+	if (t && dl.nerrors) {	/* defensive: a reader must not return both */
+		topo_free(t);
+		t = NULL;
+	}
+	if (!t && !dl.nerrors)
+		diag_add(&dl, DIAG_ERROR, path, 0, 0, "cannot read the fabric: %s",
+			 strerror(errno ? errno : EINVAL));
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	if (used)
+		*used = fmt;
+	return t;
+}
+
+struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t)
+{
+	struct diag_list dl;
+	struct lft *l;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	errno = 0;
+	l = lft_read_file(path, fmt, t, &dl);
+	if (l && dl.nerrors) {
+		lft_free(l);
+		l = NULL;
+	}
+	if (!l && !dl.nerrors)
+		diag_add(&dl, DIAG_ERROR, path, 0, 0, "cannot read the forwarding tables: %s",
+			 strerror(errno ? errno : EINVAL));
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	return l;
+}
+
+/* "ffroute help [COMMAND]" */
+static int help_command(int argc, char **argv)
+{
+	const struct cli_cmd *cmd;
+
+	if (argc < 2) {
+		main_usage(stdout);
+		return CLI_OK;
+	}
+	if (argc > 2) {
+		fprintf(stderr, "ffroute help: too many arguments\n");
+		return CLI_ERROR;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd) {
+		fprintf(stderr, "ffroute help: '%s' is not an ffroute command\n", argv[1]);
+		return CLI_ERROR;
+	}
+	cli_help(cmd, stdout);
+	return CLI_OK;
+}
 
 int main(int argc, char **argv)
 {
-	struct diag_list dl;
-	struct topo *t;
+	const struct cli_cmd *cmd;
+	int i = 1;
 
-	if (argc != 3 || strcmp(argv[1], "info")) {
-		fprintf(stderr, "usage: ffroute info FILE\n");
-		return 2;
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			printf("ffroute %s\n", PACKAGE_VERSION);
+			return CLI_OK;
+		}
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			main_usage(stdout);
+			return CLI_OK;
+		}
+		fprintf(stderr, "ffroute: unknown option '%s'\n", argv[i]);
+		main_usage(stderr);
+		return CLI_ERROR;
 	}
-	diag_init(&dl, 0);
-	t = topo_read_file(argv[2], FFR_FMT_AUTO, &dl);
-	diag_print(&dl, stderr);
-	diag_free(&dl);
-	if (!t)
-		return 2;
-	printf("%u switches, %u CAs, %u links\n", t->nswitches, t->ncas, t->nlinks);
-	topo_free(t);
-	return 0;
+	if (i >= argc) {
+		main_usage(stderr);
+		return CLI_ERROR;
+	}
+	if (!strcmp(argv[i], "help"))
+		return help_command(argc - i, argv + i);
+	cmd = find_command(argv[i]);
+	if (!cmd) {
+		fprintf(stderr, "ffroute: '%s' is not an ffroute command; "
+			"see 'ffroute --help'\n", argv[i]);
+		return CLI_ERROR;
+	}
+	cli_reset_getopt();
+	return cmd->run(cmd, argc - i, argv + i);
 }

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <ffroute/topo.h>
+#include "lft_load.h"
 #include "text.h"
 
 static int add(struct topo_builder *b, uint8_t type, uint8_t nports, uint64_t guid,
@@ -266,6 +267,81 @@ static void test_equal(void **state)
 	diag_free(&dl);
 }
 
+/* Dump LIDs from another sweep are remapped by port GUID, LMC offset kept. */
+static void test_lft_remap_lmc(void **state)
+{
+	struct diag_list dl;
+	struct topo *t;
+	struct lft_loader *ld;
+	struct lft *l;
+	int sw;
+
+	(void)state;
+	diag_init(&dl, 0);
+	t = small(&dl);		/* h1 port 1: GUID 0x100001, LIDs 4-5 (LMC 1) */
+	assert_non_null(t);
+	ld = lft_loader_new(t, &dl, "d.dump");
+	sw = lft_loader_switch(ld, 0x200000, 1, 1);
+	assert_int_equal(sw, 0);
+	/* the dump knew that port as LIDs 10-11 */
+	assert_int_equal(lft_loader_entry(ld, sw, 10, 1, 0x100001, 2, 1), 0);
+	assert_int_equal(lft_loader_entry(ld, sw, 11, 1, 0x100001, 3, 1), 0);
+	assert_int_equal(lft_loader_entry(ld, sw, 6, 5, 0, 4, 1), 0);
+	assert_int_equal(lft_loader_entry(ld, sw, 0, 5, 0, 5, 3), -EINVAL);
+	assert_int_equal(lft_loader_entry(ld, sw, 7, 9, 0, 6, 8), -EINVAL);
+	assert_int_equal(lft_loader_switch(ld, 0x100000, 7, 1), -ENOENT);
+	assert_int_equal(lft_loader_switch(ld, 0x999, 8, 1), -ENOENT);
+	l = lft_loader_finish(ld);
+	assert_null(l);
+	expect_diag(&dl, "d.dump:5:3: error: LID 0 is not a valid LID");
+	expect_diag(&dl, "d.dump:6:8: error: port 9 out of range (switch has 8)");
+	expect_diag(&dl, "d.dump:7:1: error: GUID 0x0000000000100000 is a CA, not a switch");
+	expect_diag(&dl, "d.dump:8:1: error: switch GUID 0x0000000000000999 is not in the fabric");
+	diag_free(&dl);
+
+	diag_init(&dl, 0);
+	ld = lft_loader_new(t, &dl, "d.dump");
+	sw = lft_loader_switch(ld, 0x200000, 1, 1);
+	assert_int_equal(lft_loader_entry(ld, sw, 10, 1, 0x100001, 2, 1), 0);
+	assert_int_equal(lft_loader_entry(ld, sw, 11, 6, 0x100001, 3, 1), 0);
+	l = lft_loader_finish(ld);
+	assert_non_null(l);
+	assert_int_equal(lft_get(l, 0, 4), 1);
+	assert_int_equal(lft_get(l, 0, 5), 6);
+	assert_int_equal(lft_get(l, 0, 10), LFT_NONE);
+	assert_int_equal(l->have[0], 1);
+	assert_int_equal(l->have[1], 0);
+	expect_diag(&dl, "d.dump:2:1: note: LID 10 belongs to port 0x0000000000100001, which now has LID 4");
+	lft_free(l);
+	topo_free(t);
+	diag_free(&dl);
+}
+
+/* Every port of a switch shares one port GUID; the model keeps it on port 0. */
+static void test_switch_port_guid(void **state)
+{
+	struct diag_list dl;
+	struct topo_builder *b;
+	struct topo_port_info pi = { .guid = 0xabc };
+	struct topo *t;
+	int s;
+
+	(void)state;
+	diag_init(&dl, 0);
+	b = topo_builder_new(&dl);
+	s = add(b, TOPO_NODE_SWITCH, 4, 0x10, "s", "sw");
+	for (unsigned p = 1; p <= 4; p++)
+		assert_int_equal(topo_builder_set_port(b, s, p, &pi, NULL), 0);
+	t = topo_builder_finish(b);
+	assert_non_null(t);
+	assert_int_equal(t->port_guid[topo_port(t, 0, 0)], 0xabc);
+	for (unsigned p = 1; p <= 4; p++)
+		assert_int_equal(t->port_guid[topo_port(t, 0, p)], 0);
+	assert_int_equal(topo_find_port_guid(t, 0xabc), topo_port(t, 0, 0));
+	topo_free(t);
+	diag_free(&dl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,6 +351,8 @@ int main(void)
 		cmocka_unit_test(test_scan),
 		cmocka_unit_test(test_speed),
 		cmocka_unit_test(test_equal),
+		cmocka_unit_test(test_lft_remap_lmc),
+		cmocka_unit_test(test_switch_port_guid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
