@@ -1,0 +1,41 @@
+#!/bin/sh
+# tests/fuzz/run.sh BUILDDIR [SECONDS] - run every libFuzzer target briefly.
+# Seeds: the test fixtures of each format plus the real third-party dumps.
+# New inputs go to a temporary corpus; a crash leaves crash-* in the cwd
+# and fails the run.
+set -eu
+build=${1:?usage: run.sh BUILDDIR [SECONDS]}
+secs=${2:-20}
+src=$(cd "$(dirname "$0")/../.." && pwd)
+real=${REAL_FIXTURES:-$src/../shared/fixtures/real}
+work=$(mktemp -d "${TMPDIR:-/tmp}/ffr-fuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+seed() { # seed TARGET FILE...
+	mkdir -p "$work/$1"
+	for f in "$@"; do
+		[ "$f" = "$1" ] && continue
+		[ -f "$f" ] && cp "$f" "$work/$1/" 2>/dev/null || true
+	done
+}
+seed ibnd "$src"/tests/data/ibnd/* "$real"/*.txt "$real"/*small_topo_file "$real"/*.topo
+seed ibnd_ports "$src"/tests/data/ibnd/* "$real"/*ibnetdiscover-p*
+seed net "$src"/tests/data/net/* "$src"/fabrics/demo/*.net
+seed lst "$src"/tests/data/lst/* "$real"/*.lst
+seed osm_lfts "$src"/tests/data/lft/*
+seed fdbs "$src"/tests/data/lft/* "$real"/*.fdbs
+seed ibroute "$src"/tests/data/lft/*
+
+status=0
+for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute; do
+	bin=$build/tests/fuzz/fuzz_$t
+	[ -x "$bin" ] || { echo "fuzz_$t: not built (configure CC=clang --enable-fuzz)"; exit 1; }
+	# seed inputs that are huge slow the run down; cap the size
+	if "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 "$work/$t" >"$work/$t.log" 2>&1; then
+		echo "fuzz_$t: ok ($(grep -o 'stat::number_of_executed_units: *[0-9]*' "$work/$t.log" | grep -o '[0-9]*$') runs)"
+	else
+		echo "fuzz_$t: FAILED"; tail -40 "$work/$t.log"; status=1
+	fi
+done
+exit $status
