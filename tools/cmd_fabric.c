@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* cmd_fabric.c - "ffroute fabric" (placeholder, being written) */
+#include "cli.h"
