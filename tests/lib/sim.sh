@@ -24,9 +24,12 @@ sim_require() {
 	[ -f "$UMAD2SIM" ] || { echo "SKIP: $UMAD2SIM missing (ibsim-utils)"; exit 77; }
 }
 
+# Runs from the EXIT trap, possibly under set -e: nothing here may fail.
 sim_cleanup() {
-	sim_stop
-	[ -n "$SIM_DIR" ] && [ -z "${SIM_KEEP:-}" ] && rm -rf "$SIM_DIR"
+	sim_stop || true
+	if [ -n "$SIM_DIR" ] && [ -z "${SIM_KEEP:-}" ]; then
+		rm -rf "$SIM_DIR" || true
+	fi
 }
 
 sim_workdir() {
@@ -60,8 +63,8 @@ sim_start() {
 
 sim_stop() {
 	if [ -n "$SIM_PID" ]; then
-		kill "$SIM_PID" 2>/dev/null
-		wait "$SIM_PID" 2>/dev/null
+		kill "$SIM_PID" 2>/dev/null || true
+		wait "$SIM_PID" 2>/dev/null || true	# 143: killed by us
 		SIM_PID=
 	fi
 }
