@@ -26,7 +26,7 @@ deps() {
 
 build() {
 	dir=${1:-$top/build}
-	shift || true
+	if [ $# -gt 0 ]; then shift; fi
 	cd "$top"
 	[ -x configure ] || ./autogen.sh >/dev/null
 	mkdir -p "$dir"
