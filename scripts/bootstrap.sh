@@ -7,7 +7,7 @@
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 PKGS="build-essential autoconf automake libtool pkg-config \
- libcmocka-dev libibumad-dev libibmad-dev libibverbs-dev \
+ libcmocka-dev libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev \
  opensm libopensm-dev ibsim-utils infiniband-diags clang valgrind"
 
 deps() {

@@ -41,6 +41,8 @@ struct cli_cmd {
 extern const char cmd_info_help[];
 extern const char cmd_convert_help[];
 extern const char cmd_cmp_help[];
+extern const char cmd_check_help[];
+extern const char cmd_diff_help[];
 
 /** cmd_info - "ffroute info": counts, histograms and oddities of a fabric */
 int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
@@ -48,6 +50,10 @@ int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv);
 /** cmd_cmp - "ffroute cmp": do two topology files describe the same fabric */
 int cmd_cmp(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_check - "ffroute check": validate routing (findings, metrics, reports) */
+int cmd_check(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_diff - "ffroute diff": two routings of one fabric side by side */
+int cmd_diff(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* ---- shared helpers (ffroute.c) ------------------------------------------ */
 

@@ -25,6 +25,10 @@ static const struct cli_cmd commands[] = {
 	  cmd_convert_help, cmd_convert },
 	{ "cmp", "tell whether two topology files describe the same fabric",
 	  cmd_cmp_help, cmd_cmp },
+	{ "check", "validate a fabric's routing: correctness, deadlock, balance, traffic",
+	  cmd_check_help, cmd_check },
+	{ "diff", "compare two routings of one fabric side by side",
+	  cmd_diff_help, cmd_diff },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

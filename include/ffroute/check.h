@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * check.h - validation of a fabric's unicast routing (`ffroute check`).
+ *
+ * Inputs are a struct topo and a struct lft, however they were obtained
+ * (dumps, live MADs, ffroute's own engine): the checker is independent of
+ * how routes were made.  Three layers:
+ *
+ *   classification  roles (compute/storage/mgmt/SHARP), zones (frames),
+ *                   rails and switch levels, inferred from NodeDescriptions
+ *                   and the graph (chk_classify)
+ *   path walker     follows the LFTs from a switch or CA port to a LID,
+ *                   yielding the directed channels used (chk_walk)
+ *   analyses        findings (hard errors) and metrics, collected in a
+ *                   struct chk_report that the CLI prints as text, JSON or
+ *                   HTML
+ *
+ * A directed channel (one direction of a link) is named by the index of
+ * its sending port: channel p goes from port p to port_remote[p].  So
+ * per-link counters are plain arrays of topo->nports.
+ *
+ * RETURN VALUE: int functions return 0 or -errno.
+ */
+#ifndef FFROUTE_CHECK_H
+#define FFROUTE_CHECK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <stddef.h>
+
+#include <ffroute/diag.h>
+#include <ffroute/lft.h>
+#include <ffroute/topo.h>
+
+/* ---- classification ------------------------------------------------------ */
+
+enum chk_role {
+	CHK_ROLE_SWITCH = 0,
+	CHK_ROLE_COMPUTE,	/* "cnNNNN mlx5_0", "gpuNNN mlx5_K", other hosts */
+	CHK_ROLE_STORAGE,	/* "stNNN ..." */
+	CHK_ROLE_MGMT,		/* "mgNNN ..." */
+	CHK_ROLE_SHARP,		/* SHARP aggregation node: never a traffic endpoint */
+	CHK_ROLE_OTHER,
+	CHK_ROLE_COUNT
+};
+
+/* Traffic classes for balance metrics: compute, storage, other. */
+enum chk_tclass { CHK_TC_COMPUTE = 0, CHK_TC_STORAGE, CHK_TC_OTHER, CHK_TC_COUNT };
+
+struct chk_class {
+	uint8_t *role;		/* [nnodes] enum chk_role */
+	int16_t *zone;		/* [nnodes] zone (frame) id, -1 = none (bridge, unknown) */
+	int16_t *rail;		/* [nnodes] CA: rail index; leaf: rail it serves; -1 none/mixed */
+	uint8_t *level;		/* [nnodes] switch: 1 leaf (has hosts), 2 spine, 3+ higher; 0 other */
+	uint32_t *ca_sw;	/* [nnodes] CA: node of the switch its first cabled port reaches */
+	uint8_t *interzone;	/* [nports] 1 if the port's link joins different zones */
+	uint32_t nzones, nrails;
+};
+
+/*
+ * Optional role overrides: node or port GUID -> role (and zone/rail, -1 =
+ * keep the inferred one).  Read with chk_roles_read().
+ */
+struct chk_role_override {
+	uint64_t guid;
+	int8_t role;		/* enum chk_role or -1 */
+	int16_t zone, rail;
+};
+
+struct chk_roles {
+	struct chk_role_override *v;
+	uint32_t n;
+};
+
+/**
+ * chk_roles_read - read a role file: one "GUID ROLE [zone=Z] [rail=R]" per
+ * line (GUID = node or port GUID, ROLE = compute|storage|mgmt|sharp|other|-),
+ * '#' comments.  Errors go to @dl as file:line:col.  Free with chk_roles_free.
+ */
+int chk_roles_read(const char *buf, size_t len, const char *fname, struct chk_roles *ov,
+		   struct diag_list *dl);
+void chk_roles_free(struct chk_roles *ov);
+/**
+ * chk_job_read - read a job file: host names or node/port GUIDs, one per
+ * line, naming the CAs that run one job together.  *nodes is malloc'd.
+ */
+int chk_job_read(const char *buf, size_t len, const char *fname, const struct topo *t,
+		 uint32_t **nodes, uint32_t *n, struct diag_list *dl);
+/**
+ * chk_sl2vl_read - read OpenSM's opensm-sl2vl.dump into a [nports * 16]
+ * table (VL of each SL leaving each port; identity where not given).
+ */
+int chk_sl2vl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
+		   uint8_t **sl2vl, struct diag_list *dl);
+
+/**
+ * chk_classify - infer roles, zones, rails and levels of every node
+ * Roles come from NodeDescriptions (see ffroute-check(1)), then @ov.
+ * Zones: leaves that share >= 2 spines belong to one frame (union-find);
+ * spines join the frame most of their leaves are in; switches whose
+ * neighbours span frames evenly (bridges) have none.  Levels are BFS
+ * distances from the leaves.  O(nodes + ports x radix).
+ */
+int chk_classify(const struct topo *t, const struct chk_roles *ov, struct chk_class *c);
+void chk_class_free(struct chk_class *c);
+/** chk_tclass_of - traffic class of a node's role */
+enum chk_tclass chk_tclass_of(enum chk_role r);
+const char *chk_role_name(enum chk_role r);
+
+/* ---- path walker ---------------------------------------------------------- */
+
+enum chk_walk_status {
+	CHK_WALK_OK = 0,	/* reached the node owning the LID */
+	CHK_WALK_NO_ROUTE,	/* an LFT entry is LFT_NONE or the LID is beyond the table */
+	CHK_WALK_NO_TABLE,	/* a switch on the way has no LFT at all */
+	CHK_WALK_LOOP,		/* visited a switch twice */
+	CHK_WALK_DEAD_PORT,	/* out-port beyond the radix, not cabled, or port 0 elsewhere */
+	CHK_WALK_NO_LID,	/* no port owns the LID */
+	CHK_WALK_WRONG_NODE,	/* the path ends at a CA that does not own the LID */
+};
+
+#define CHK_MAX_HOPS 64
+
+struct chk_path {
+	enum chk_walk_status status;
+	uint32_t nch;			/* channels used */
+	uint32_t ch[CHK_MAX_HOPS];	/* sending port index of each hop, in order */
+	uint32_t last_sw;		/* switch node where the walk stopped/delivered */
+};
+
+/**
+ * chk_walk - follow the LFTs from port @src (a CA port: its link is the
+ * first channel; or a switch port 0: start at that switch) to @dlid.
+ * O(path length).
+ */
+void chk_walk(const struct topo *t, const struct lft *l, uint32_t src, uint32_t dlid,
+	      struct chk_path *p);
+const char *chk_walk_status_name(enum chk_walk_status s);
+
+/* ---- report --------------------------------------------------------------- */
+
+enum chk_finding_kind {
+	CHK_F_NO_TABLE = 0,	/* a switch has no LFT */
+	CHK_F_UNREACHABLE,	/* (switch, LID) with no route though a path exists */
+	CHK_F_UNREACHABLE_PHYS,	/* destination physically unreachable (reported, not hard) */
+	CHK_F_LOOP,		/* routing loop */
+	CHK_F_BLACKHOLE,	/* route into a dead/uncabled port or the wrong node */
+	CHK_F_SWITCH_LID,	/* route to a switch LID broken */
+	CHK_F_NONMINIMAL,	/* longer than the shortest path (not hard) */
+	CHK_F_CREDIT_LOOP,	/* channel-dependency cycle on a VL */
+	CHK_F_RAIL_MIX,		/* a switch-switch link carries routes of two rails */
+	CHK_F_RAIL_LEAVE,	/* a route leaves its rail's plane */
+	CHK_F_XZONE_LINK,	/* a cross-zone route uses a link other than inter-zone links */
+	CHK_F_STORAGE_XZONE,	/* a storage HCA reached through the other zone */
+	CHK_F_COUNT
+};
+
+#define CHK_EXAMPLES 5
+
+struct chk_finding {
+	enum chk_finding_kind kind;
+	bool hard;			/* makes `ffroute check` exit 1 */
+	uint64_t count;			/* occurrences */
+	unsigned nex;			/* examples kept (<= CHK_EXAMPLES) */
+	char ex[CHK_EXAMPLES][240];	/* human-readable examples */
+};
+
+struct chk_metric {
+	char name[48];			/* stable snake_case, e.g. "shift_max" */
+	double value;
+};
+
+struct chk_report {
+	struct chk_finding f[CHK_F_COUNT];	/* indexed by kind; count 0 = none */
+	struct chk_metric *m;
+	uint32_t nm, capm;
+	/* per directed channel (sending port index), sized topo->nports */
+	uint32_t *ch_routes;			/* LFT routes (switch, dest LID) using it */
+	uint32_t *ch_routes_tc[CHK_TC_COUNT];	/* the same per destination class */
+	uint32_t *ch_load;			/* flows of the all-to-all / heat-map load */
+	uint64_t seed;				/* seed used by the sampled metrics */
+};
+
+struct chk_opts {
+	uint64_t seed;			/* every random choice derives from it */
+	unsigned shift_samples;		/* shifts sampled when N > 256 (64) */
+	unsigned bisections;		/* random bisections for EBB (default 32) */
+	unsigned xzone_job;		/* hosts of the cross-zone allreduce job (512) */
+	bool metrics;			/* compute metrics, not only findings */
+	const uint8_t *sl2vl;		/* optional: [nports * 16] VL of each SL out of a port */
+	const uint8_t *sl;		/* optional: [nlids] SL used towards each destination LID */
+	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
+	uint32_t njob;
+};
+
+/** chk_opts_init - defaults: seed 1, 64 shift samples, 32 bisections, 512-host job */
+void chk_opts_init(struct chk_opts *o);
+/** chk_report_init / chk_report_free - the report of one fabric (nports channels) */
+int chk_report_init(struct chk_report *r, uint32_t nports);
+void chk_report_free(struct chk_report *r);
+/** chk_metric_set - set (or add) metric @name */
+int chk_metric_set(struct chk_report *r, const char *name, double value);
+/** chk_metric_get - value of @name, or NaN */
+double chk_metric_get(const struct chk_report *r, const char *name);
+/** chk_finding_add - count one occurrence of @kind; keep the text as an example */
+void chk_finding_add(struct chk_report *r, enum chk_finding_kind kind, bool hard,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+const char *chk_finding_name(enum chk_finding_kind k);
+/** chk_hard_findings - number of hard findings */
+uint64_t chk_hard_findings(const struct chk_report *r);
+
+/**
+ * chk_findings - correctness, deadlock, minimality, rail and zone findings
+ * (and ch_routes/ch_routes_tc).  O(switches x LIDs) for the route trees,
+ * O(channels x radix) for the dependency graph.
+ */
+int chk_findings(const struct topo *t, const struct lft *l, const struct chk_class *c,
+		 const struct chk_opts *o, struct chk_report *r);
+/** chk_metrics - balance and traffic-pattern metrics (see ffroute-check(1)) */
+int chk_metrics(const struct topo *t, const struct lft *l, const struct chk_class *c,
+		const struct chk_opts *o, struct chk_report *r);
+
+#endif

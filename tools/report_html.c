@@ -1,0 +1,3 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/* report_html.c - the HTML report (placeholder, being written) */
+#include "report.h"
