@@ -6,10 +6,46 @@
 #ifndef FFROUTE_REPORT_H
 #define FFROUTE_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include <ffroute/check.h>
 #include <ffroute/io.h>
+
+/* Where one routing comes from: a directory, explicit files, or live MADs. */
+struct check_input {
+	const char *dir;		/* OpenSM dump dir, ibdiagnet(2) dir, ffroute route dir */
+	const char *topo, *lft;		/* explicit files (override what dir finds) */
+	enum ffr_format topo_fmt, lft_fmt;
+	const char *sl2vl, *roles, *job;	/* optional files */
+	bool live;			/* read topology + LFTs over MADs */
+	const char *ca;			/* --live: local HCA (NULL = first) */
+	int port;			/* --live: local port (0 = first active) */
+};
+
+/* One checked routing: inputs, classification and report. */
+struct check_run {
+	char label[256];		/* what was read, for headings */
+	struct topo *t;
+	struct lft *l;
+	struct chk_class c;
+	struct chk_roles roles;
+	uint8_t *sl2vl;
+	uint32_t *job, njob;
+	struct chk_report r;
+};
+
+/**
+ * check_run - load @in, classify, run findings (and metrics if o->metrics)
+ * Return: 0, or -errno with diagnostics in @dl (bad input: -EINVAL).
+ */
+int check_run(const struct check_input *in, const struct chk_opts *o, struct check_run *run,
+	      struct diag_list *dl);
+void check_run_free(struct check_run *run);
+
+/** report_text / report_json - print one checked routing (deterministic) */
+int report_text(const struct check_run *run, FILE *fp);
+int report_json(const struct check_run *run, FILE *fp);
 
 /** report_html - one self-contained HTML page for one or more checked routings */
 struct report_input {
