@@ -19,7 +19,7 @@ echo "== fabric: $net"
 sim_start "$net"
 SIM_OSM_CONF="event_plugin_name ffroute
 routing_engine ffroute,minhop"
-export LD_LIBRARY_PATH="$build/opensm/.libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+sim_plugin_env "$build/opensm/.libs"
 if ! sim_opensm; then
 	echo "opensm failed; see below"; tail -20 "$SIM_DIR/opensm.out"; exit 1
 fi

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; sed -n '1,400p' "$SIM_DIR/opensm.log" | grep -i -E 'ff
 sim_start "$top_srcdir/fabrics/demo/mini.net" || fail "ibsim did not start"
 SIM_OSM_CONF="event_plugin_name ffroute
 routing_engine ffroute,minhop"
-export LD_LIBRARY_PATH="$plugdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+sim_plugin_env "$plugdir"
 sim_opensm || fail "opensm sweep failed (rc $?)"
 log=$SIM_DIR/opensm.log
 grep -q "ffroute: routing engine registered" "$log" || fail "plugin not loaded"
