@@ -98,13 +98,13 @@ static int add_node(struct gen *g, uint8_t type, unsigned zone, unsigned nports,
 {
 	char desc[128];
 	int n, kind = type == TOPO_NODE_SWITCH ? 0 : 1;
-	uint64_t base = kind ? 0x0c42a10300000000ULL : 0x0002c90300000000ULL;
+	uint64_t base = kind ? GEN_CA_OUI << 40 : GEN_SWITCH_OUI << 40;
 	struct gen_node *gn;
 
 	if (g->failed)
 		return -1;
-	if (zone > 255 || nports < 1 || nports > TOPO_MAX_PORTS ||
-	    g->seq[kind][zone] >= (1u << 28))
+	if (zone > 254 || nports < 1 || nports > TOPO_MAX_PORTS ||
+	    g->seq[kind][zone] >= GEN_SEQ_MAX)
 		return gen_fail(g, "node %u of zone %u: %u ports out of range", g->nnodes, zone,
 				nports), -1;
 	n = vsnprintf(desc, sizeof(desc), fmt, ap);
@@ -118,8 +118,8 @@ static int add_node(struct gen *g, uint8_t type, unsigned zone, unsigned nports,
 	gn->type = type;
 	gn->nports = (uint8_t)nports;
 	gn->zone = (uint8_t)zone;
-	gn->guid = base | (uint64_t)g->o->family << 40 | (uint64_t)zone << 32 |
-		   (uint64_t)(++g->seq[kind][zone]) << 4;
+	gn->guid = base | (uint64_t)g->o->family << GEN_FAMILY_SHIFT |
+		   (uint64_t)zone << GEN_ZONE_SHIFT | (uint64_t)(++g->seq[kind][zone]) << 4;
 	gn->sysguid = sysguid ? sysguid : gn->guid;
 	gn->desc = g->nstrs;
 	memcpy(g->strs + g->nstrs, desc, (size_t)n + 1);
@@ -153,8 +153,8 @@ int gen_ca(struct gen *g, unsigned zone, unsigned nports, uint64_t sysguid, cons
 
 uint64_t gen_chassis_guid(const struct gen *g, unsigned idx)
 {
-	return 0x0002c90300000000ULL | (uint64_t)g->o->family << 40 | 0xffULL << 32 |
-	       (uint64_t)(idx + 1) << 4;
+	return GEN_SWITCH_OUI << 40 | (uint64_t)g->o->family << GEN_FAMILY_SHIFT |
+	       (uint64_t)GEN_CHASSIS_ZONE << GEN_ZONE_SHIFT | (uint64_t)(idx + 1) << 4;
 }
 
 int gen_cable(struct gen *g, int a, unsigned pa, int b, unsigned pb)
@@ -322,6 +322,8 @@ static struct topo *build(struct gen *g)
 		if (n->removed)
 			continue;
 		id[i] = topo_builder_add_node(b, &ni, NULL);
+		if (id[i] < 0)	/* recorded in @dl; finish() fails */
+			continue;
 		for (unsigned p = 1; n->type != TOPO_NODE_SWITCH && p <= n->nports; p++) {
 			pi.guid = n->guid + p;
 			topo_builder_set_port(b, id[i], p, &pi, NULL);
@@ -331,7 +333,7 @@ static struct topo *build(struct gen *g)
 		const struct gen_cable *c = &g->cables[i];
 		struct topo_ref r = { NULL, g->nodes[c->b].guid };
 
-		if (!c->removed && id[c->a] >= 0)
+		if (!c->removed && id[c->a] >= 0 && id[c->b] >= 0)
 			topo_builder_add_link(b, id[c->a], c->pa, &r, c->pb, c->width, c->speed, NULL);
 	}
 	free(id);

@@ -41,6 +41,7 @@ struct cli_cmd {
 extern const char cmd_info_help[];
 extern const char cmd_convert_help[];
 extern const char cmd_cmp_help[];
+extern const char cmd_fabric_help[];
 extern const char cmd_check_help[];
 extern const char cmd_diff_help[];
 
@@ -50,6 +51,8 @@ int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv);
 /** cmd_cmp - "ffroute cmp": do two topology files describe the same fabric */
 int cmd_cmp(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_fabric - "ffroute fabric": generate a reference fabric (frame, ff2, ...) */
+int cmd_fabric(const struct cli_cmd *cmd, int argc, char **argv);
 /** cmd_check - "ffroute check": validate routing (findings, metrics, reports) */
 int cmd_check(const struct cli_cmd *cmd, int argc, char **argv);
 /** cmd_diff - "ffroute diff": two routings of one fabric side by side */

@@ -25,6 +25,8 @@ static const struct cli_cmd commands[] = {
 	  cmd_convert_help, cmd_convert },
 	{ "cmp", "tell whether two topology files describe the same fabric",
 	  cmd_cmp_help, cmd_cmp },
+	{ "fabric", "generate a reference fabric (frame, ff2, multiframe, rail, fattree)",
+	  cmd_fabric_help, cmd_fabric },
 	{ "check", "validate a fabric's routing: correctness, deadlock, balance, traffic",
 	  cmd_check_help, cmd_check },
 	{ "diff", "compare two routings of one fabric side by side",
