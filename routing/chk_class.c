@@ -11,8 +11,10 @@
  * Zones (frames): two leaves are in one zone when they share more than
  * half of their upper neighbours (every spine of a frame vs. a couple of
  * bridges); union-find over leaves, then every other switch takes the zone
- * that a strict majority of its zoned neighbours have (repeated by level),
- * or none (bridges, cores).  CAs take their switch's zone.
+ * that at least 3/4 of its zoned neighbours have (repeated by level), or
+ * none: a bridge links to both zones about evenly, and still does after a
+ * few of its links fail, while a spine stays in its frame even when one of
+ * its cables is miscabled.  CAs take their switch's zone.
  * Rails: the compute HCAs of one host (same first word), ranked by the
  * number in their device name (mlx5_K, HCA-K), when hosts have >= 4 of
  * them; a leaf's rail is its HCAs' rail if they all agree.
@@ -172,7 +174,7 @@ static void zone_leaves(const struct topo *t, const struct chk_class *c, uint32_
 	}
 }
 
-/* Zone held by a strict majority of a switch's zoned neighbours, or -1. */
+/* Zone held by at least 3/4 of a switch's zoned neighbours, or -1. */
 static int16_t majority_zone(const struct topo *t, const struct chk_class *c, uint32_t s,
 			     uint32_t *cnt)
 {
@@ -194,7 +196,7 @@ static int16_t majority_zone(const struct topo *t, const struct chk_class *c, ui
 			best = cnt[c->zone[q]], bz = c->zone[q];
 		cnt[c->zone[q]] = 0;
 	}
-	return 2 * best > total ? bz : -1;
+	return best && 4 * best >= 3 * total ? bz : -1;
 }
 
 static void find_zones(const struct topo *t, struct chk_class *c, uint32_t *uf, uint32_t *cnt,
