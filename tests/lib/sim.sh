@@ -10,9 +10,7 @@
 #   sim_opensm [ARGS]      one OpenSM sweep (-o) with dumps in $SIM_DIR/dump,
 #                          log in $SIM_DIR/opensm.log; extra lines for the
 #                          config file come from $SIM_OSM_CONF
-#   sim_plugin_env LIBDIR  let OpenSM load libffroute.so from LIBDIR; in a
-#                          sanitizer build, preload the ASan runtime so the
-#                          plugin runs instrumented inside OpenSM
+#   sim_plugin_env LIBDIR  let OpenSM load libffroute.so from LIBDIR
 #   sim_stop               stop what sim_start started (by PID)
 # Every ibsim gets a unique socket name, so parallel runs never collide.
 
@@ -86,25 +84,14 @@ sim_opensm() {
 		[ -n "${SIM_OSM_CONF:-}" ] && printf '%s\n' "$SIM_OSM_CONF"
 	} >"$conf"
 	OSM_CACHE_DIR=$SIM_DIR/cache OSM_TMP_DIR=$SIM_DIR \
-		timeout "${SIM_OSM_TIMEOUT:-120}" env LD_PRELOAD="${SIM_PRELOAD:+$SIM_PRELOAD }$UMAD2SIM" \
+		timeout "${SIM_OSM_TIMEOUT:-120}" env LD_PRELOAD="$UMAD2SIM" \
 		IBSIM_SOCKNAME="$IBSIM_SOCKNAME" opensm -F "$conf" -o "$@" \
 		>"$SIM_DIR/opensm.out" 2>&1
 }
 
-# sim_plugin_env LIBDIR: OpenSM dlopen()s "libffroute.so" by name.  An
-# ASan-instrumented plugin needs the ASan runtime loaded first.  In that
-# process, OpenSM's own allocations are not ours to judge (no leak check),
-# and ibsim 0.10's libumad2sim.so over-reads a heap buffer in its read()
-# (memcpy of 320 bytes from a 288-byte block, seen under ASan), so the
-# memcpy interceptor is off: our plugin's own accesses are still checked by
-# its compile-time instrumentation.
+# sim_plugin_env LIBDIR: OpenSM dlopen()s "libffroute.so" by name, with the
+# ordinary loader search.
 sim_plugin_env() {
 	LD_LIBRARY_PATH="$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export LD_LIBRARY_PATH
-	asan=$(ldd "$1/libffroute.so" 2>/dev/null | awk '/libasan/ { print $3 }')
-	if [ -n "$asan" ]; then
-		SIM_PRELOAD=$asan
-		ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:replace_intrin=0
-		export ASAN_OPTIONS
-	fi
 }
