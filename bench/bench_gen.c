@@ -19,22 +19,9 @@
 #include <ffroute/gen.h>
 #include <ffroute/io.h>
 
+#include "bench.h"
+
 #define MAX_RUNS 64
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 static struct topo *gen_ff2_full(void)
 {
@@ -68,10 +55,10 @@ int main(int argc, char **argv)
 	if (n < 1 || n > MAX_RUNS)
 		n = 9;
 	for (int i = 0; i < n; i++) {
-		double t0 = now(), t1;
+		double t0 = bench_now(), t1;
 		struct topo *t = gen_ff2_full();
 
-		t1 = now();
+		t1 = bench_now();
 		if (!t) {
 			fclose(null);
 			return 1;
@@ -83,15 +70,15 @@ int main(int argc, char **argv)
 			fclose(null);
 			return 1;
 		}
-		tw[i] = now() - t1;
+		tw[i] = bench_now() - t1;
 		sw = t->nswitches;
 		ca = t->ncas;
 		links = t->nlinks;
 		topo_free(t);
 	}
 	fclose(null);
-	qsort(tg, (size_t)n, sizeof(tg[0]), cmp_dbl);
-	qsort(tw, (size_t)n, sizeof(tw[0]), cmp_dbl);
+	bench_sort(tg, n);
+	bench_sort(tw, n);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("gen ff2 bridge full (%u switches %u CAs %u links): best %.4f s median %.4f s; "
 	       "write .net: best %.4f s median %.4f s (%d runs), peak RSS %.1f MB\n",

@@ -20,6 +20,8 @@
 
 #include <ffroute/io.h>
 
+#include "bench.h"
+
 #define LEAVES 200
 #define PODS 10
 #define AGGS 200
@@ -94,21 +96,6 @@ static struct topo *gen(struct diag_list *dl)
 	return topo_builder_finish(b);
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int do_load(const char *path, int n)
 {
 	double t[64];
@@ -120,11 +107,11 @@ static int do_load(const char *path, int n)
 	for (int i = 0; i < n; i++) {
 		struct diag_list dl;
 		struct topo *tp;
-		double t0 = now();
+		double t0 = bench_now();
 
 		diag_init(&dl, 0);
 		tp = topo_read_file(path, FFR_FMT_AUTO, &dl);
-		t[i] = now() - t0;
+		t[i] = bench_now() - t0;
 		if (!tp) {
 			diag_print(&dl, stderr);
 			return 1;
@@ -134,7 +121,7 @@ static int do_load(const char *path, int n)
 		topo_free(tp);
 		diag_free(&dl);
 	}
-	qsort(t, (size_t)n, sizeof(t[0]), cmp_dbl);
+	bench_sort(t, n);
 	getrusage(RUSAGE_SELF, &ru);
 	printf("load %u switches %u CAs: best %.4f s median %.4f s (%d runs), peak RSS %.1f MB\n",
 	       sw, ca, t[0], t[n / 2], n, (double)ru.ru_maxrss / 1024.0);

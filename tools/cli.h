@@ -105,4 +105,18 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
  */
 struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t);
 
+/* ---- output files (cli_out.c) -------------------------------------------- */
+
+/* An output that appears whole or not at all ("-" = stdout). */
+struct cli_out {
+	FILE *fp;
+	char *tmp;		/* temporary path, NULL for stdout */
+	const char *path;
+};
+
+/** cli_out_open - start writing @path (a temporary file beside it); 0 or -errno */
+int cli_out_open(struct cli_out *of, const char *path);
+/** cli_out_close - on @ok sync and rename into place, else discard; 0 or -errno */
+int cli_out_close(struct cli_out *of, bool ok);
+
 #endif

@@ -61,77 +61,6 @@ struct convert_opts {
 	const char *topo_path;
 };
 
-/* ---- atomic output ------------------------------------------------------- */
-
-struct out_file {
-	FILE *fp;
-	char *tmp;	/* temporary path, NULL for stdout */
-	const char *path;
-};
-
-static int out_open(struct out_file *of, const char *path)
-{
-	mode_t mask;
-	int fd;
-
-	of->path = path;
-	of->tmp = NULL;
-	if (!strcmp(path, "-")) {
-		of->fp = stdout;
-		return 0;
-	}
-	of->tmp = malloc(strlen(path) + sizeof(".tmpXXXXXX"));
-	if (!of->tmp)
-		return -ENOMEM;
-	strcpy(of->tmp, path);
-	strcat(of->tmp, ".tmpXXXXXX");
-	fd = mkstemp(of->tmp);
-	if (fd < 0) {
-		int err = errno;
-
-		free(of->tmp);
-		of->tmp = NULL;
-		return -err;
-	}
-	mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	of->fp = fdopen(fd, "w");
-	if (!of->fp) {
-		int err = errno;
-
-		close(fd);
-		unlink(of->tmp);
-		free(of->tmp);
-		of->tmp = NULL;
-		return -err;
-	}
-	return 0;
-}
-
-/* Finish the output: on @ok rename it into place, otherwise remove it. */
-static int out_close(struct out_file *of, bool ok)
-{
-	int err = 0;
-
-	if (!of->tmp) {
-		if (fflush(of->fp) || ferror(of->fp))
-			err = errno ? -errno : -EIO;
-		return ok ? err : 0;
-	}
-	if (ok && (fflush(of->fp) || ferror(of->fp) || fsync(fileno(of->fp))))
-		err = errno ? -errno : -EIO;
-	if (fclose(of->fp) && !err)
-		err = errno ? -errno : -EIO;
-	if (ok && !err && rename(of->tmp, of->path))
-		err = -errno;
-	if (!ok || err)
-		unlink(of->tmp);
-	free(of->tmp);
-	of->tmp = NULL;
-	return err;
-}
-
 /* ---- convert --------------------------------------------------------------- */
 
 static int convert_check(const struct cli_cmd *cmd, struct convert_opts *o)
@@ -234,7 +163,7 @@ static int convert_write(const struct convert_opts *o, const struct topo *t,
 int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct convert_opts o;
-	struct out_file of;
+	struct cli_out of;
 	struct topo *t;
 	struct lft *l = NULL;
 	int rc = convert_parse(cmd, argc, argv, &o), wrc;
@@ -251,12 +180,12 @@ int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
 			return CLI_ERROR;
 		}
 	}
-	rc = out_open(&of, o.out);
+	rc = cli_out_open(&of, o.out);
 	if (rc) {
 		fprintf(stderr, "ffroute convert: cannot create %s: %s\n", o.out, strerror(-rc));
 	} else {
 		wrc = convert_write(&o, t, l, of.fp);
-		rc = out_close(&of, wrc == 0);
+		rc = cli_out_close(&of, wrc == 0);
 		if (wrc)
 			fprintf(stderr, "ffroute convert: writing %s as %s failed: %s\n", o.out,
 				ffr_format_name(o.to), strerror(-wrc));

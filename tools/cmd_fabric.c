@@ -88,71 +88,6 @@ enum {
 	OPT_DROP_LINKS, OPT_DROP_SWITCHES, OPT_MISCABLE, OPT_SHARP, OPT_SEED,
 };
 
-/* ---- atomic output (as in cmd_convert.c) ---------------------------------- */
-
-struct fab_out {
-	FILE *fp;
-	char *tmp;	/* temporary path, NULL for stdout */
-	const char *path;
-};
-
-static int fab_open(struct fab_out *of, const char *path)
-{
-	mode_t mask;
-	int fd;
-
-	of->path = path;
-	of->tmp = NULL;
-	if (!strcmp(path, "-")) {
-		of->fp = stdout;
-		return 0;
-	}
-	of->tmp = malloc(strlen(path) + sizeof(".tmpXXXXXX"));
-	if (!of->tmp)
-		return -ENOMEM;
-	strcpy(of->tmp, path);
-	strcat(of->tmp, ".tmpXXXXXX");
-	fd = mkstemp(of->tmp);
-	if (fd < 0 || !(of->fp = fdopen(fd, "w"))) {
-		int err = errno;
-
-		if (fd >= 0) {
-			close(fd);
-			unlink(of->tmp);
-		}
-		free(of->tmp);
-		of->tmp = NULL;
-		return -err;
-	}
-	mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
-	return 0;
-}
-
-/* Finish the output: on @ok rename it into place, otherwise remove it. */
-static int fab_close(struct fab_out *of, bool ok)
-{
-	int err = 0;
-
-	if (!of->tmp) {
-		if (fflush(of->fp) || ferror(of->fp))
-			err = errno ? -errno : -EIO;
-		return ok ? err : 0;
-	}
-	if (ok && (fflush(of->fp) || ferror(of->fp) || fsync(fileno(of->fp))))
-		err = errno ? -errno : -EIO;
-	if (fclose(of->fp) && !err)
-		err = errno ? -errno : -EIO;
-	if (ok && !err && rename(of->tmp, of->path))
-		err = -errno;
-	if (!ok || err)
-		unlink(of->tmp);
-	free(of->tmp);
-	of->tmp = NULL;
-	return err;
-}
-
 /* ---- options ---------------------------------------------------------------- */
 
 static int parse_uint(const struct cli_cmd *cmd, const char *opt, const char *arg,
@@ -386,7 +321,7 @@ static void fabric_comment(const struct fabric_opts *o, FILE *fp)
 static int fabric_one(const struct fabric_opts *o, const char *path)
 {
 	struct diag_list dl;
-	struct fab_out of;
+	struct cli_out of;
 	struct topo *t;
 	int rc, wrc;
 
@@ -399,13 +334,13 @@ static int fabric_one(const struct fabric_opts *o, const char *path)
 	diag_free(&dl);
 	if (!t)
 		return CLI_ERROR;
-	rc = fab_open(&of, path);
+	rc = cli_out_open(&of, path);
 	if (rc) {
 		fprintf(stderr, "ffroute fabric: cannot create %s: %s\n", path, strerror(-rc));
 	} else {
 		fabric_comment(o, of.fp);
 		wrc = o->to == FFR_FMT_IBND ? topo_write_ibnd(t, of.fp) : topo_write_net(t, of.fp);
-		rc = fab_close(&of, wrc == 0);
+		rc = cli_out_close(&of, wrc == 0);
 		rc = wrc ? wrc : rc;
 		if (rc)
 			fprintf(stderr, "ffroute fabric: cannot write %s: %s\n", path,
