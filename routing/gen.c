@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "gen_int.h"
+#include "util.h"
 
 static const char *const family_names[GEN_FAMILY_COUNT] = {
 	"frame", "ff2", "multiframe", "rail", "fattree",
@@ -76,23 +77,6 @@ int gen_fail(struct gen *g, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static int grow(void **v, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint32_t ncap = *cap ? *cap : 64;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	nv = realloc(*v, (size_t)ncap * elem);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
 static int add_node(struct gen *g, uint8_t type, unsigned zone, unsigned nports,
 		    uint64_t sysguid, const char *fmt, va_list ap)
 {
@@ -110,8 +94,8 @@ static int add_node(struct gen *g, uint8_t type, unsigned zone, unsigned nports,
 	n = vsnprintf(desc, sizeof(desc), fmt, ap);
 	if (n < 0 || (size_t)n >= 64)
 		return gen_fail(g, "NodeDescription too long (%d bytes, limit 63)", n), -1;
-	if (grow((void **)&g->nodes, &g->capnodes, g->nnodes + 1, sizeof(*g->nodes)) ||
-	    grow((void **)&g->strs, &g->capstrs, g->nstrs + (uint32_t)n + 1, 1))
+	if (ffr_grow((void **)&g->nodes, &g->capnodes, g->nnodes + 1, sizeof(*g->nodes)) ||
+	    ffr_grow((void **)&g->strs, &g->capstrs, g->nstrs + (uint32_t)n + 1, 1))
 		return gen_fail(g, "out of memory"), -1;
 	gn = &g->nodes[g->nnodes];
 	memset(gn, 0, sizeof(*gn));
@@ -166,7 +150,7 @@ int gen_cable(struct gen *g, int a, unsigned pa, int b, unsigned pb)
 	if (a < 0 || b < 0 || (uint32_t)a >= g->nnodes || (uint32_t)b >= g->nnodes ||
 	    pa < 1 || pa > g->nodes[a].nports || pb < 1 || pb > g->nodes[b].nports)
 		return gen_fail(g, "cable %d/%u - %d/%u: no such port", a, pa, b, pb), -1;
-	if (grow((void **)&g->cables, &g->capcables, g->ncables + 1, sizeof(*g->cables)))
+	if (ffr_grow((void **)&g->cables, &g->capcables, g->ncables + 1, sizeof(*g->cables)))
 		return gen_fail(g, "out of memory"), -1;
 	c = &g->cables[g->ncables++];
 	memset(c, 0, sizeof(*c));

@@ -146,19 +146,7 @@ static bool perr(struct ibnd_parser *ps, unsigned col, const char *fmt, ...)
 static bool get_num(struct ibnd_parser *ps, struct scan *s, int base, uint64_t max,
 		    const char *what, uint64_t *out)
 {
-	unsigned col;
-	int rc;
-
-	scan_ws(s);
-	col = scan_col(s);
-	rc = scan_uint(s, base, max, out);
-	if (rc == -EINVAL)
-		return perr(ps, col, "expected %s", what);
-	if (rc == -ERANGE && base == 16)
-		return perr(ps, col, "%s too large (max 0x%" PRIx64 ")", what, max);
-	if (rc == -ERANGE)
-		return perr(ps, col, "%s too large (max %" PRIu64 ")", what, max);
-	return true;
+	return text_get_num(&ps->r, s, base, max, what, out);
 }
 
 static bool expect_lit(struct ibnd_parser *ps, struct scan *s, const char *lit)

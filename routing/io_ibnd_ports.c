@@ -49,6 +49,7 @@
 #include <ffroute/io.h>
 
 #include "text.h"
+#include "util.h"
 
 struct pend {			/* one end of a port line */
 	uint64_t guid;		/* node key: the (port) GUID */
@@ -93,22 +94,10 @@ static bool perr(struct pparser *ps, unsigned col, const char *fmt, ...)
 
 static bool grow(struct pparser *ps, void **v, uint32_t *cap, uint32_t need, size_t elem)
 {
-	uint64_t ncap;
-	void *nv;
-
-	if (need <= *cap)
+	if (!ffr_grow(v, cap, need, elem))
 		return true;
-	ncap = *cap ? (uint64_t)*cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	nv = ncap <= UINT32_MAX / 2 ? realloc(*v, ncap * elem) : NULL;
-	if (!nv) {
-		ps->oom = true;
-		return perr(ps, 0, "out of memory");
-	}
-	*v = nv;
-	*cap = (uint32_t)ncap;
-	return true;
+	ps->oom = true;
+	return perr(ps, 0, "out of memory");
 }
 
 /* Copy [s, s+n) into the pool; returns its offset or UINT32_MAX. */
@@ -130,18 +119,8 @@ static uint32_t add_str(struct pparser *ps, const char *s, size_t n)
 static bool get_num(struct pparser *ps, struct scan *s, int base, uint64_t max,
 		    const char *what, uint64_t *out)
 {
-	unsigned col;
-	int rc;
-
-	scan_ws(s);
-	col = scan_col(s);
-	rc = scan_uint(s, base, max, out);
-	if (rc == -EINVAL)
-		return perr(ps, col, "expected %s", what);
-	if (rc == -ERANGE && base == 16)
-		return perr(ps, col, "%s too large (max 0x%" PRIx64 ")", what, max);
-	if (rc == -ERANGE)
-		return perr(ps, col, "%s too large (max %" PRIu64 ")", what, max);
+	if (!text_get_num(&ps->r, s, base, max, what, out))
+		return false;
 	if (*s->p && !isspace((unsigned char)*s->p))
 		return perr(ps, scan_col(s), "unexpected character after the %s", what);
 	return true;

@@ -46,6 +46,7 @@
 #include "text.h"
 
 #include "io_net.h"
+#include "util.h"
 
 #define NET_ID_MAX 64		/* NODEIDLEN - 1 */
 #define NET_ALIAS_MAX 39	/* ALIASLEN - 1 */
@@ -107,23 +108,12 @@ struct net_parser {
 
 static bool grow(struct net_parser *np, void **v, uint32_t *cap, uint64_t need, size_t elem)
 {
-	uint64_t ncap;
-	void *nv;
-
-	if (need <= *cap)
+	if (!ffr_grow(v, cap, need, elem))
 		return true;
-	ncap = *cap ? (uint64_t)*cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > UINT32_MAX / 2 || !(nv = realloc(*v, ncap * elem))) {
-		if (!np->oom)
-			text_error(&np->r, 0, "out of memory");
-		np->oom = true;
-		return false;
-	}
-	*v = nv;
-	*cap = (uint32_t)ncap;
-	return true;
+	if (!np->oom)
+		text_error(&np->r, 0, "out of memory");
+	np->oom = true;
+	return false;
 }
 
 /* Store @n bytes of @s as a string; NO_STR on failure. */

@@ -4,6 +4,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,4 +241,22 @@ bool text_is_blank(const char *line)
 	while (*line == ' ' || *line == '\t' || *line == '\r' || *line == '\v' || *line == '\f')
 		line++;
 	return *line == '\0';
+}
+
+bool text_get_num(struct text_reader *r, struct scan *s, int base, uint64_t max,
+		  const char *what, uint64_t *out)
+{
+	unsigned col;
+	int rc;
+
+	scan_ws(s);
+	col = scan_col(s);
+	rc = scan_uint(s, base, max, out);
+	if (rc == -EINVAL)
+		text_error(r, col, "expected %s", what);
+	else if (rc == -ERANGE && base == 16)
+		text_error(r, col, "%s too large (max 0x%" PRIx64 ")", what, max);
+	else if (rc == -ERANGE)
+		text_error(r, col, "%s too large (max %" PRIu64 ")", what, max);
+	return rc == 0;
 }

@@ -92,6 +92,14 @@ size_t scan_word(struct scan *s, const char *stop, char *out, size_t outsz);
 /** scan_find - move to the next occurrence of @needle; false (cursor unchanged) if none */
 bool scan_find(struct scan *s, const char *needle);
 
+/**
+ * text_get_num - skip blanks, then scan_uint(); on failure record
+ * "expected WHAT" or "WHAT too large (max N)" at the number's column.
+ * Return: true if *@out was set.
+ */
+bool text_get_num(struct text_reader *r, struct scan *s, int base, uint64_t max,
+		  const char *what, uint64_t *out);
+
 /** text_is_blank - only blanks */
 bool text_is_blank(const char *line);
 

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "topo_int.h"
+#include "util.h"
 
 struct bnode {
 	struct topo_node_info ni;	/* desc/name are string offsets below */
@@ -66,32 +67,12 @@ struct topo_builder {
 
 /* ---- small containers ---------------------------------------------------- */
 
-static int grow(void **v, uint32_t *cap, uint32_t need, size_t elem)
-{
-	uint64_t ncap;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? (uint64_t)*cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > UINT32_MAX / 2)
-		return -ENOMEM;
-	nv = realloc(*v, ncap * elem);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = (uint32_t)ncap;
-	return 0;
-}
-
 static uint32_t add_str(struct topo_builder *b, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	uint32_t off = b->nstrs;
 
-	if (n > UINT32_MAX / 4 || grow((void **)&b->strs, &b->capstrs,
+	if (n > UINT32_MAX / 4 || ffr_grow((void **)&b->strs, &b->capstrs,
 				       b->nstrs + (uint32_t)n, 1)) {
 		b->oom = true;
 		return NO_STR;
@@ -279,8 +260,8 @@ int topo_builder_add_node(struct topo_builder *b, const struct topo_node_info *n
 		berr(b, loc, "duplicate node name \"%s\"", ni->name);
 		return -EEXIST;
 	}
-	if (grow((void **)&b->nodes, &b->capnodes, id + 1, sizeof(*b->nodes)) ||
-	    grow((void **)&b->ports, &b->capports, b->nports + ni->nports + 1u, sizeof(*b->ports)))
+	if (ffr_grow((void **)&b->nodes, &b->capnodes, id + 1, sizeof(*b->nodes)) ||
+	    ffr_grow((void **)&b->ports, &b->capports, b->nports + ni->nports + 1u, sizeof(*b->ports)))
 		goto oom;
 	n = &b->nodes[id];
 	n->ni = *ni;
@@ -394,7 +375,7 @@ int topo_builder_add_link(struct topo_builder *b, int node, unsigned port,
 		berr(b, loc, "peer port %u out of range", peer_port);
 		return -ERANGE;
 	}
-	if (grow((void **)&b->links, &b->caplinks, b->nlinks + 1, sizeof(*b->links))) {
+	if (ffr_grow((void **)&b->links, &b->caplinks, b->nlinks + 1, sizeof(*b->links))) {
 		b->oom = true;
 		berr(b, loc, "out of memory");
 		return -ENOMEM;

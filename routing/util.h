@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* util.h - small helpers shared inside the core library (internal) */
+#ifndef FFROUTE_UTIL_H
+#define FFROUTE_UTIL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+/*
+ * ffr_grow - make the array *@v (capacity *@cap elements of @elem bytes)
+ * hold at least @need elements, doubling from 64.  Capacities stay below
+ * 2^31 so indices fit uint32_t.  Return: 0 or -ENOMEM (*v unchanged).
+ */
+static inline int ffr_grow(void **v, uint32_t *cap, uint64_t need, size_t elem)
+{
+	uint64_t ncap;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? (uint64_t)*cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > UINT32_MAX / 2)
+		return -ENOMEM;
+	nv = realloc(*v, ncap * elem);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = (uint32_t)ncap;
+	return 0;
+}
+
+#endif
