@@ -221,9 +221,19 @@ static void find_zones(const struct topo *t, struct chk_class *c, uint32_t *uf, 
 		for (uint32_t n = 0; n < t->nnodes; n++)
 			if (c->level[n] == lv)
 				c->zone[n] = majority_zone(t, c, n, cnt);
-	for (uint32_t n = 0; n < t->nnodes; n++) {
+	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (!topo_is_switch(t, n) && c->ca_sw[n] != TOPO_NONE)
 			c->zone[n] = c->zone[c->ca_sw[n]];
+}
+
+/* Inter-zone links, and nzones/nrails covering every id, after overrides. */
+static void mark_interzone(const struct topo *t, struct chk_class *c)
+{
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		if (c->zone[n] >= 0 && (uint32_t)c->zone[n] >= c->nzones)
+			c->nzones = (uint32_t)c->zone[n] + 1;
+		if (c->rail[n] >= 0 && (uint32_t)c->rail[n] >= c->nrails)
+			c->nrails = (uint32_t)c->rail[n] + 1;
 		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
 			uint32_t q = peer(t, p);
 
@@ -373,8 +383,10 @@ int chk_classify(const struct topo *t, const struct chk_roles *ov, struct chk_cl
 	find_levels(t, c, s1);
 	find_zones(t, c, s1, s2, s3);
 	rc = find_rails(t, c);
-	if (!rc)
+	if (!rc) {
 		apply_overrides(t, ov, c, false);
+		mark_interzone(t, c);
+	}
 out:
 	free(s1);
 	free(s2);

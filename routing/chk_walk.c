@@ -4,8 +4,8 @@
  *
  * From a CA port the first channel is its own link; at each switch the LFT
  * entry for the LID names the out-port: 0 delivers to the switch itself
- * (correct only if the switch owns the LID), a cabled port moves on (a CA
- * at the far end must own the LID).  A switch seen twice is a loop; the
+ * (correct only if the switch owns the LID), a cabled port moves on (the
+ * CA port at the far end must own the LID).  A switch seen twice is a loop; the
  * walk is bounded by CHK_MAX_HOPS.  O(path length) per call.
  */
 #include <string.h>
@@ -34,7 +34,8 @@ static bool push(struct chk_path *p, uint32_t ch)
 void chk_walk(const struct topo *t, const struct lft *l, uint32_t src, uint32_t dlid,
 	      struct chk_path *p)
 {
-	uint32_t dnode = topo_lid_node(t, dlid);
+	uint32_t dport = topo_find_lid(t, dlid);
+	uint32_t dnode = dport == TOPO_NONE ? TOPO_NONE : t->port_node[dport];
 	uint32_t sw = t->port_node[src];
 	uint32_t seen[CHK_MAX_HOPS + 1], nseen = 0;
 
@@ -58,7 +59,7 @@ void chk_walk(const struct topo *t, const struct lft *l, uint32_t src, uint32_t 
 		push(p, src);
 		sw = t->port_node[r];
 		if (!topo_is_switch(t, sw)) {	/* back-to-back CAs */
-			p->status = sw == dnode ? CHK_WALK_OK : CHK_WALK_WRONG_NODE;
+			p->status = r == dport ? CHK_WALK_OK : CHK_WALK_WRONG_NODE;
 			return;
 		}
 	}
@@ -94,8 +95,8 @@ void chk_walk(const struct topo *t, const struct lft *l, uint32_t src, uint32_t 
 		if (!push(p, out))
 			return;
 		sw = t->port_node[r];
-		if (!topo_is_switch(t, sw)) {
-			p->status = sw == dnode ? CHK_WALK_OK : CHK_WALK_WRONG_NODE;
+		if (!topo_is_switch(t, sw)) {	/* the port itself must own the LID */
+			p->status = r == dport ? CHK_WALK_OK : CHK_WALK_WRONG_NODE;
 			return;
 		}
 	}

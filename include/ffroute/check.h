@@ -217,8 +217,23 @@ uint64_t chk_hard_findings(const struct chk_report *r);
  */
 int chk_findings(const struct topo *t, const struct lft *l, const struct chk_class *c,
 		 const struct chk_opts *o, struct chk_report *r);
+/**
+ * chk_credit_loops - credit loops (CHK_F_CREDIT_LOOP): cycles of the
+ * channel dependency graph of the valid routes, per VL.  @ok has bit
+ * s * (max_lid + 1) + lid set when switch ordinal s routes lid validly
+ * (chk_findings builds it and calls this).  O(switches x LIDs + E log E).
+ */
+int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		     const struct chk_opts *o, struct chk_report *r);
 /** chk_metrics - balance and traffic-pattern metrics (see ffroute-check(1)) */
 int chk_metrics(const struct topo *t, const struct lft *l, const struct chk_class *c,
 		const struct chk_opts *o, struct chk_report *r);
+/**
+ * chk_traffic_metrics - only the traffic-pattern metrics (shifts and their
+ * lower bound, EBB, double binary trees, storage incast, all-to-all, which
+ * fills ch_load); chk_metrics() calls it after the route-count metrics
+ */
+int chk_traffic_metrics(const struct topo *t, const struct lft *l, const struct chk_class *c,
+			const struct chk_opts *o, struct chk_report *r);
 
 #endif
