@@ -20,50 +20,6 @@
 
 #include "osm_ffroute.h"
 
-static unsigned width_lanes(uint8_t mask)
-{
-	switch (mask) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	default:
-		return 0;
-	}
-}
-
-static unsigned active_speed(const ib_port_info_t *pi)
-{
-	switch (ib_port_info_get_link_speed_ext_active(pi)) {
-	case 1:
-		return TOPO_SPEED_FDR;
-	case 2:
-		return TOPO_SPEED_EDR;
-	case 4:
-		return TOPO_SPEED_HDR;
-	case 8:
-		return TOPO_SPEED_NDR;
-	default:
-		break;
-	}
-	switch (ib_port_info_get_link_speed_active(pi)) {
-	case 1:
-		return TOPO_SPEED_SDR;
-	case 2:
-		return TOPO_SPEED_DDR;
-	case 4:
-		return TOPO_SPEED_QDR;
-	default:
-		return TOPO_SPEED_UNKNOWN;
-	}
-}
-
 static int add_node(struct topo_builder *b, const osm_node_t *node)
 {
 	struct topo_node_info ni = { 0 };
@@ -99,8 +55,10 @@ static void add_ports(struct topo_builder *b, int id, const osm_node_t *node)
 			pi.lmc = ib_port_info_get_lmc(&p->port_info);
 		}
 		if (pn) {
-			pi.width = (uint8_t)width_lanes(p->port_info.link_width_active);
-			pi.speed = (uint8_t)active_speed(&p->port_info);
+			pi.width = (uint8_t)topo_width_from_iba(p->port_info.link_width_active);
+			pi.speed = (uint8_t)topo_speed_from_iba(
+				ib_port_info_get_link_speed_active(&p->port_info),
+				ib_port_info_get_link_speed_ext_active(&p->port_info), false);
 		}
 		topo_builder_set_port(b, id, pn, &pi, NULL);
 		r = pn ? osm_physp_get_remote(p) : NULL;

@@ -241,3 +241,47 @@ bool topo_width_valid(unsigned width)
 {
 	return width == 1 || width == 2 || width == 4 || width == 8 || width == 12;
 }
+
+unsigned topo_width_from_iba(unsigned mask)
+{
+	switch (mask) {
+	case 1:
+		return 1;
+	case 2:
+		return 4;
+	case 4:
+		return 8;
+	case 8:
+		return 12;
+	case 16:
+		return 2;
+	default:
+		return 0;
+	}
+}
+
+enum topo_speed topo_speed_from_iba(unsigned speed, unsigned ext, bool fdr10)
+{
+	switch (ext) {
+	case 1:
+		return TOPO_SPEED_FDR;
+	case 2:
+		return TOPO_SPEED_EDR;
+	case 4:
+		return TOPO_SPEED_HDR;
+	case 8:
+		return TOPO_SPEED_NDR;
+	default:
+		break;
+	}
+	switch (speed) {
+	case 1:
+		return TOPO_SPEED_SDR;
+	case 2:
+		return TOPO_SPEED_DDR;
+	case 4:
+		return fdr10 ? TOPO_SPEED_FDR10 : TOPO_SPEED_QDR;
+	default:
+		return TOPO_SPEED_UNKNOWN;
+	}
+}

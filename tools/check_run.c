@@ -32,6 +32,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "report.h"
 
 #define PATH_LEN 4096
@@ -415,53 +416,6 @@ int report_text(const struct check_run *run, FILE *fp)
 
 /* ---- JSON ------------------------------------------------------------------------ */
 
-/* Length of the valid UTF-8 sequence at @s, or 0. */
-static unsigned utf8_seq(const unsigned char *s)
-{
-	unsigned n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-		   : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
-	uint32_t c = s[0] & (0x7F >> n);
-
-	for (unsigned i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if ((n == 3 && (c < 0x800 || (c >= 0xD800 && c < 0xE000))) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10FFFF)))
-		return 0;
-	return n;
-}
-
-/* A JSON string: valid UTF-8 kept, other bytes >= 0x80 read as Latin-1. */
-static void json_str(FILE *fp, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	fputc('"', fp);
-	while (*s) {
-		unsigned n = *s >= 0x80 ? utf8_seq(s) : 0;
-
-		if (n) {
-			fwrite(s, 1, n, fp);
-			s += n;
-			continue;
-		}
-		if (*s == '"' || *s == '\\')
-			fprintf(fp, "\\%c", *s);
-		else if (*s == '\n')
-			fputs("\\n", fp);
-		else if (*s == '\t')
-			fputs("\\t", fp);
-		else if (*s < 0x20 || *s >= 0x7F)
-			fprintf(fp, "\\u%04x", *s);
-		else
-			fputc(*s, fp);
-		s++;
-	}
-	fputc('"', fp);
-}
-
 static void json_num(FILE *fp, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -493,7 +447,7 @@ static void json_findings(FILE *fp, const struct chk_report *r)
 			(f->count ? f->hard : hard_kind[k]) ? "true" : "false");
 		for (unsigned i = 0; i < f->nex; i++) {
 			fputs(i ? ", " : "", fp);
-			json_str(fp, f->ex[i]);
+			cli_json_str(fp, f->ex[i]);
 		}
 		fputs("]}", fp);
 	}
@@ -509,7 +463,7 @@ int report_json(const struct check_run *run, FILE *fp)
 
 	summarize(run, &s);
 	fputs("{\n  \"input\": ", fp);
-	json_str(fp, run->label);
+	cli_json_str(fp, run->label);
 	fprintf(fp, ",\n  \"fabric\": {\"switches\": %u, \"switches_with_table\": %u, \"cas\": %u, "
 		"\"hosts\": %u, \"sharp_ans\": %u, \"routers\": %u, \"links\": %u, \"lids\": %u, "
 		"\"max_lid\": %u},\n", t->nswitches, s.with_table, t->ncas, s.hosts, s.sharp,
@@ -519,7 +473,7 @@ int report_json(const struct check_run *run, FILE *fp)
 	fputs("  \"metrics\": {", fp);
 	for (uint32_t i = 0; i < r->nm; i++) {
 		fputs(i ? ",\n    " : "\n    ", fp);
-		json_str(fp, r->m[i].name);
+		cli_json_str(fp, r->m[i].name);
 		fputs(": ", fp);
 		json_num(fp, r->m[i].value);
 	}

@@ -18,6 +18,7 @@
 #define FFROUTE_CLI_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <ffroute/io.h>
@@ -118,5 +119,12 @@ struct cli_out {
 int cli_out_open(struct cli_out *of, const char *path);
 /** cli_out_close - on @ok sync and rename into place, else discard; 0 or -errno */
 int cli_out_close(struct cli_out *of, bool ok);
+
+/* ---- text encoding (cli_json.c) ------------------------------------------- */
+
+/** cli_utf8_len - length of the valid UTF-8 sequence at @s (a byte >= 0x80), or 0 */
+unsigned cli_utf8_len(const unsigned char *s);
+/** cli_json_str - @str as a JSON string; invalid UTF-8 bytes are read as Latin-1 */
+void cli_json_str(FILE *fp, const char *str);
 
 #endif

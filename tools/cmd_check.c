@@ -176,39 +176,17 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 	return check_combos(cmd, o);
 }
 
-/* Write the HTML page to FILE.tmpXXXXXX, then rename: never a partial FILE. */
+/* Write the HTML page; a failure never leaves a partial FILE. */
 static int write_html(const char *path, const struct check_run *run)
 {
 	struct report_input in = { run->label, run->t, run->l, &run->c, &run->r };
-	size_t n = strlen(path) + sizeof(".tmpXXXXXX");
-	char *tmp = malloc(n);
-	FILE *fp;
-	int fd, rc;
+	struct cli_out of;
+	int rc = cli_out_open(&of, path);
 
-	if (!tmp)
-		return -ENOMEM;
-	snprintf(tmp, n, "%s.tmpXXXXXX", path);
-	fd = mkstemp(tmp);
-	fp = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!fp) {
-		rc = -errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		return rc;
-	}
-	(void)fchmod(fd, 0644);
-	rc = report_html(&in, 1, fp);
-	if (fclose(fp) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, path))
-		rc = -errno;
 	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+		return rc;
+	rc = report_html(&in, 1, of.fp);
+	return cli_out_close(&of, rc == 0) ?: rc;
 }
 
 int cmd_check(const struct cli_cmd *cmd, int argc, char **argv)

@@ -377,51 +377,6 @@ static void print_text(FILE *fp, const struct diff_opts *o, const struct check_r
 }
 /* ---- JSON output ------------------------------------------------------------ */
 
-/* Length of a valid UTF-8 sequence at @s, or 0. */
-static unsigned utf8_len(const unsigned char *s)
-{
-	unsigned n, i;
-	uint32_t c;
-
-	if (s[0] < 0xC2 || s[0] > 0xF4)
-		return 0;
-	n = s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
-	c = s[0] & (0x7F >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if ((n == 3 && (c < 0x800 || (c >= 0xD800 && c < 0xE000))) ||
-	    (n == 4 && (c < 0x10000 || c > 0x10FFFF)))
-		return 0;
-	return n;
-}
-
-/* A JSON string; bytes that are not valid UTF-8 are read as Latin-1. */
-static void json_str(FILE *fp, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	unsigned n;
-
-	fputc('"', fp);
-	while (*s) {
-		if (*s == '"' || *s == '\\') {
-			fprintf(fp, "\\%c", *s++);
-		} else if (*s < 0x20 || *s == 0x7F) {
-			fprintf(fp, "\\u%04x", *s++);
-		} else if (*s < 0x80) {
-			fputc(*s++, fp);
-		} else if ((n = utf8_len(s)) != 0) {
-			fwrite(s, 1, n, fp);
-			s += n;
-		} else {
-			fprintf(fp, "\\u%04x", *s++);
-		}
-	}
-	fputc('"', fp);
-}
-
 static void json_num(FILE *fp, double v)
 {
 	if (isnan(v) || isinf(v))
@@ -466,7 +421,7 @@ static void json_metrics(FILE *fp, const struct check_run *a, const struct check
 				continue;
 			fputs(first ? "\n      " : ",\n      ", fp);
 			first = false;
-			json_str(fp, name);
+			cli_json_str(fp, name);
 			fputs(": {\"a\": ", fp);
 			json_num(fp, va);
 			fputs(", \"b\": ", fp);
@@ -493,7 +448,7 @@ static void json_switches(FILE *fp, const struct check_run *a, const struct chec
 			continue;
 		fprintf(fp, "%s\n      {\"guid\": \"0x%016" PRIx64 "\", \"desc\": ",
 			first ? "" : ",", a->t->node_guid[n]);
-		json_str(fp, a->t->node_desc[n]);
+		cli_json_str(fp, a->t->node_desc[n]);
 		fprintf(fp, ", \"entries\": %" PRIu64 ", \"blocks\": [", d->entries);
 		print_blocks(fp, d, true);
 		fputs("]}", fp);
@@ -534,42 +489,20 @@ static int print_json(FILE *fp, const struct check_run *run, struct sw_delta *d)
 
 /* ---- HTML -------------------------------------------------------------------- */
 
-/* Write the page to FILE.tmpXXXXXX, then rename: never a partial FILE. */
+/* Write the page; a failure never leaves a partial FILE. */
 static int write_html(const struct diff_opts *o, const struct check_run *run)
 {
 	struct report_input in[2];
-	char *tmp = malloc(strlen(o->html) + sizeof(".tmpXXXXXX"));
-	int fd, rc;
-	FILE *fp;
+	struct cli_out of;
+	int rc = cli_out_open(&of, o->html);
 
-	if (!tmp)
-		return -ENOMEM;
-	strcpy(tmp, o->html);
-	strcat(tmp, ".tmpXXXXXX");
-	fd = mkstemp(tmp);
-	fp = fd < 0 ? NULL : fdopen(fd, "w");
-	if (!fp) {
-		rc = -errno;
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
+	if (rc)
 		return rc;
-	}
-	(void)fchmod(fd, 0644);
 	for (unsigned i = 0; i < 2; i++)
 		in[i] = (struct report_input){ o->arg[i], run[i].t, run[i].l, &run[i].c,
 					       &run[i].r };
-	rc = report_html(in, 2, fp);
-	if (fclose(fp) && !rc)
-		rc = -EIO;
-	if (!rc && rename(tmp, o->html))
-		rc = -errno;
-	if (rc)
-		unlink(tmp);
-	free(tmp);
-	return rc;
+	rc = report_html(in, 2, of.fp);
+	return cli_out_close(&of, rc == 0) ?: rc;
 }
 
 /* ---- the command -------------------------------------------------------------- */

@@ -303,59 +303,6 @@ static void print_text(FILE *fp, const struct info_opts *o, enum ffr_format fmt,
 
 /* ---- JSON output --------------------------------------------------------- */
 
-/* Length of a valid UTF-8 sequence at @s, or 0. */
-static unsigned utf8_len(const unsigned char *s)
-{
-	unsigned n, i;
-	uint32_t c;
-
-	if (s[0] < 0xC2 || s[0] > 0xF4)
-		return 0;
-	n = s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
-	c = s[0] & (0x7F >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (n == 3 && (c < 0x800 || (c >= 0xD800 && c < 0xE000)))
-		return 0;
-	if (n == 4 && (c < 0x10000 || c > 0x10FFFF))
-		return 0;
-	return n;
-}
-
-/* A JSON string; bytes that are not valid UTF-8 are read as Latin-1. */
-static void json_str(FILE *fp, const char *str)
-{
-	const unsigned char *s = (const unsigned char *)str;
-
-	fputc('"', fp);
-	while (*s) {
-		unsigned n;
-
-		if (*s == '"' || *s == '\\') {
-			fprintf(fp, "\\%c", *s++);
-		} else if (*s == '\n') {
-			fputs("\\n", fp);
-			s++;
-		} else if (*s == '\t') {
-			fputs("\\t", fp);
-			s++;
-		} else if (*s < 0x20 || *s == 0x7F) {
-			fprintf(fp, "\\u%04x", *s++);
-		} else if (*s < 0x80) {
-			fputc(*s++, fp);
-		} else if ((n = utf8_len(s)) != 0) {
-			fwrite(s, 1, n, fp);
-			s += n;
-		} else {
-			fprintf(fp, "\\u%04x", *s++);
-		}
-	}
-	fputc('"', fp);
-}
-
 static void json_hist(FILE *fp, const char *key, const uint32_t *h)
 {
 	bool first = true;
@@ -372,7 +319,7 @@ static void json_hist(FILE *fp, const char *key, const uint32_t *h)
 static void json_end(FILE *fp, const struct topo *t, uint32_t n, unsigned pn)
 {
 	fputs("{\"desc\": ", fp);
-	json_str(fp, t->node_desc[n]);
+	cli_json_str(fp, t->node_desc[n]);
 	fprintf(fp, ", \"guid\": \"0x%016llx\", \"port\": %u}",
 		(unsigned long long)t->node_guid[n], pn);
 }
@@ -424,7 +371,7 @@ static void print_json(FILE *fp, const struct info_opts *o, enum ffr_format fmt,
 	bool first = true;
 
 	fputs("{\n  \"file\": ", fp);
-	json_str(fp, o->path);
+	cli_json_str(fp, o->path);
 	fprintf(fp, ",\n  \"format\": \"%s\",\n", ffr_format_name(fmt));
 	fprintf(fp, "  \"switches\": %u,\n", t->nswitches);
 	fprintf(fp, "  \"cas\": %u,\n  \"hosts\": %u,\n  \"sharp_ans\": %u,\n", t->ncas,

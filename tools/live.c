@@ -64,59 +64,18 @@ struct live_ctx {
 	struct diag_list *dl;
 };
 
-/* LinkWidthActive bit -> lanes (IBA 14.2.5.6). */
-static unsigned live_width(unsigned mask)
-{
-	switch (mask) {
-	case 1:
-		return 1;
-	case 2:
-		return 4;
-	case 4:
-		return 8;
-	case 8:
-		return 12;
-	case 16:
-		return 2;
-	default:
-		return 0;
-	}
-}
-
-/* LinkSpeedActive / LinkSpeedExtActive -> enum topo_speed. */
+/* LinkSpeedActive / LinkSpeedExtActive (+ Mellanox FDR10) -> enum topo_speed. */
 static unsigned live_speed(const ibnd_port_t *p, uint32_t capmask)
 {
 	unsigned ext = 0;
 
 	if (capmask & CAP_HAS_EXT_SPEEDS)
 		ext = mad_get_field((void *)p->info, 0, IB_PORT_LINK_SPEED_EXT_ACTIVE_F);
-	switch (ext) {
-	case 1:
-		return TOPO_SPEED_FDR;
-	case 2:
-		return TOPO_SPEED_EDR;
-	case 4:
-		return TOPO_SPEED_HDR;
-	case 8:
-		return TOPO_SPEED_NDR;
-	default:
-		break;
-	}
-	switch (mad_get_field((void *)p->info, 0, IB_PORT_LINK_SPEED_ACTIVE_F)) {
-	case 1:
-		return TOPO_SPEED_SDR;
-	case 2:
-		return TOPO_SPEED_DDR;
-	case 4:
-		/* Mellanox ExtendedPortInfo (read by ibnetdisc): FDR10 */
-		if (mad_get_field((void *)p->ext_info, 0, IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) == 1)
-			return TOPO_SPEED_FDR10;
-		return TOPO_SPEED_QDR;
-	default:
-		return TOPO_SPEED_UNKNOWN;
-	}
+	/* Mellanox ExtendedPortInfo (read by ibnetdisc) reports FDR10 */
+	return topo_speed_from_iba(mad_get_field((void *)p->info, 0, IB_PORT_LINK_SPEED_ACTIVE_F),
+				   ext, mad_get_field((void *)p->ext_info, 0,
+						      IB_MLNX_EXT_PORT_LINK_SPEED_ACTIVE_F) == 1);
 }
-
 static int live_add_node(struct topo_builder *b, ibnd_node_t *n)
 {
 	struct topo_node_info ni = { 0 };
@@ -169,7 +128,7 @@ static void live_add_ports(struct topo_builder *b, int id, ibnd_node_t *n)
 			pi.lid = p->base_lid;
 			pi.lmc = p->lmc;
 		}
-		pi.width = (uint8_t)live_width(mad_get_field(p->info, 0,
+		pi.width = (uint8_t)topo_width_from_iba(mad_get_field(p->info, 0,
 							      IB_PORT_LINK_WIDTH_ACTIVE_F));
 		pi.speed = (uint8_t)live_speed(p, capmask);
 		pi.state = (uint8_t)mad_get_field(p->info, 0, IB_PORT_STATE_F);

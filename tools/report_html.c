@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "cli.h"
 #include "report.h"
 
 #define HM_MAX_W 480		/* cells shrink to keep maps this wide: 12 px at 40 leaves */
@@ -71,28 +72,6 @@ struct grid {
 
 /* ---- escaping and names ------------------------------------------------- */
 
-/* Length of a valid UTF-8 sequence at @s, or 0. */
-static unsigned utf8_len(const unsigned char *s)
-{
-	unsigned n, i;
-	uint32_t c;
-
-	if (s[0] < 0xC2 || s[0] > 0xF4)
-		return 0;
-	n = s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : 4;
-	c = s[0] & (0x7F >> n);
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[i] & 0x3F);
-	}
-	if (n == 3 && (c < 0x800 || (c >= 0xD800 && c < 0xE000)))
-		return 0;
-	if (n == 4 && (c < 0x10000 || c > 0x10FFFF))
-		return 0;
-	return n;
-}
-
 /* Write at most @max bytes of @str as HTML text or attribute value. */
 static void esc_n(FILE *fp, const char *str, size_t max)
 {
@@ -113,7 +92,7 @@ static void esc_n(FILE *fp, const char *str, size_t max)
 				fputc(*s == '\t' || *s == '\n' ? ' ' : '?', fp);
 			} else if (*s < 0x80) {
 				fputc(*s, fp);
-			} else if ((n = utf8_len(s)) != 0 && n <= left) {
+			} else if ((n = cli_utf8_len(s)) != 0 && n <= left) {
 				fwrite(s, 1, n, fp);
 				s += n;
 				left -= n;

@@ -138,6 +138,14 @@ const char *topo_speed_name(unsigned speed);
 enum topo_speed topo_speed_parse(const char *s, unsigned len);
 /** topo_speed_gbps_x10 - per-lane data rate, Gb/s x 10 (HDR -> 500) */
 unsigned topo_speed_gbps_x10(unsigned speed);
+/** topo_width_from_iba - PortInfo LinkWidthActive bit (1,2,4,8,16) -> lanes; 0 if not one bit */
+unsigned topo_width_from_iba(unsigned mask);
+/**
+ * topo_speed_from_iba - PortInfo LinkSpeedActive (1 SDR, 2 DDR, 4 QDR) and
+ * LinkSpeedExtActive (1 FDR, 2 EDR, 4 HDR, 8 NDR; 0 = none) -> enum
+ * topo_speed; @fdr10 set when Mellanox ExtendedPortInfo reports FDR10
+ */
+enum topo_speed topo_speed_from_iba(unsigned speed, unsigned ext, bool fdr10);
 /** topo_width_valid - 1, 2, 4, 8 or 12 */
 bool topo_width_valid(unsigned width);
 

@@ -246,6 +246,15 @@ static void test_speed(void **state)
 	assert_int_equal(topo_speed_gbps_x10(TOPO_SPEED_HDR), 500);
 	assert_true(topo_width_valid(12));
 	assert_false(topo_width_valid(3));
+	/* IBA PortInfo encodings */
+	assert_int_equal(topo_width_from_iba(2), 4);
+	assert_int_equal(topo_width_from_iba(16), 2);
+	assert_int_equal(topo_width_from_iba(3), 0);
+	assert_int_equal(topo_speed_from_iba(4, 0, false), TOPO_SPEED_QDR);
+	assert_int_equal(topo_speed_from_iba(4, 0, true), TOPO_SPEED_FDR10);
+	assert_int_equal(topo_speed_from_iba(4, 4, false), TOPO_SPEED_HDR);
+	assert_int_equal(topo_speed_from_iba(1, 8, false), TOPO_SPEED_NDR);
+	assert_int_equal(topo_speed_from_iba(0, 0, false), TOPO_SPEED_UNKNOWN);
 }
 
 static void test_equal(void **state)
