@@ -135,13 +135,6 @@ static uint32_t sw_channel(const struct topo *t, const struct lft *l, uint32_t s
 	return p;
 }
 
-static unsigned vl_of(const struct chk_opts *o, uint32_t p, uint32_t lid)
-{
-	if (!o || !o->sl2vl || !o->sl)
-		return 0;
-	return o->sl2vl[(size_t)p * 16 + (o->sl[lid] & 15)] & 15;
-}
-
 static int collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
 			 const struct chk_opts *o, struct edge_set *es)
 {
@@ -161,8 +154,8 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 			q = sw_channel(t, l, n, lid);
 			if (q == TOPO_NONE)
 				continue;
-			if (set_add(es, ((uint64_t)(p * 16 + vl_of(o, p, lid)) << 32) |
-					(q * 16 + vl_of(o, q, lid))))
+			if (set_add(es, ((uint64_t)(p * 16 + chk_vl(o, p, lid)) << 32) |
+					(q * 16 + chk_vl(o, q, lid))))
 				return -ENOMEM;
 		}
 	return 0;

@@ -123,6 +123,7 @@ struct find {
 	const struct topo *t;
 	const struct lft *l;
 	const struct chk_class *c;
+	const struct chk_opts *o;
 	struct chk_report *r;
 	uint32_t nsw, nlids;
 	bool zones, rails;
@@ -144,6 +145,8 @@ struct find {
 	int16_t *chr[2];	/* [nports] first two rails routed over the channel */
 	uint32_t *chlid[2];	/* a LID of each */
 	uint64_t nvalid, nroutes, nonmin, nonmin_other, *nonmin_zone;
+	bool use_vl;		/* SL and SL2VL tables given */
+	uint64_t vl[16];	/* (route, switch-switch channel) pairs per VL */
 	double max_stretch;
 	/* per destination tallies */
 	uint32_t tn[CHK_F_COUNT], tfirst[CHK_F_COUNT];
@@ -725,6 +728,8 @@ static void subtrees(struct find *f)
 			ch_tc[p] += f->sub[s];
 			if (rails && (f->bits[s] & FB_RAIL) && sw_peer(t, p) != TOPO_NONE)
 				rail_on(f, p);
+			if (f->use_vl && sw_peer(t, p) != TOPO_NONE)
+				f->vl[chk_vl(f->o, p, f->lid)] += f->sub[s];
 		}
 		if (y != TOPO_NONE) {
 			f->sub[y] += f->sub[s];
@@ -842,6 +847,12 @@ static int set_metrics(struct find *f)
 	}
 	if (f->c->nzones)
 		rc |= chk_metric_set(f->r, "nonminimal_routes_other", (double)f->nonmin_other);
+	for (unsigned k = 0; f->use_vl && k < 16; k++) {
+		if (!f->vl[k])
+			continue;
+		snprintf(name, sizeof(name), "vl%u_routes", k);
+		rc |= chk_metric_set(f->r, name, (double)f->vl[k]);
+	}
 	return rc ? -ENOMEM : 0;
 }
 
@@ -893,7 +904,9 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct chk_cla
 	f.t = t;
 	f.l = l;
 	f.c = c;
+	f.o = o;
 	f.r = r;
+	f.use_vl = o && o->sl && o->sl2vl;
 	f.nsw = t->nswitches;
 	f.nlids = t->max_lid + 1;
 	f.zones = c->nzones >= 2;
@@ -920,6 +933,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct chk_cla
 	rc = set_metrics(&f);
 	if (!rc)
 		rc = chk_credit_loops(t, l, f.ok, o, r);
+	r->routes_counted = !rc;
 	free(lids);
 	find_free(&f);
 	return rc;

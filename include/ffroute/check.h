@@ -179,6 +179,7 @@ struct chk_report {
 	uint32_t *ch_routes;			/* LFT routes (switch, dest LID) using it */
 	uint32_t *ch_routes_tc[CHK_TC_COUNT];	/* the same per destination class */
 	uint32_t *ch_load;			/* flows of the all-to-all / heat-map load */
+	bool routes_counted;			/* ch_routes* filled by chk_findings() */
 	uint64_t seed;				/* seed used by the sampled metrics */
 };
 
@@ -193,6 +194,17 @@ struct chk_opts {
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
 	uint32_t njob;
 };
+
+/**
+ * chk_vl - the VL a route to @lid takes on channel @p: sl2vl[p][sl[lid]]
+ * when both tables are given, else 0 (everything on one VL)
+ */
+static inline unsigned chk_vl(const struct chk_opts *o, uint32_t p, uint32_t lid)
+{
+	if (!o || !o->sl2vl || !o->sl)
+		return 0;
+	return o->sl2vl[(size_t)p * 16 + (o->sl[lid] & 15)] & 15;
+}
 
 /** chk_opts_init - defaults: seed 1, 64 shift samples, 32 bisections, 512-host job */
 void chk_opts_init(struct chk_opts *o);
@@ -225,7 +237,11 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct chk_cla
  */
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		     const struct chk_opts *o, struct chk_report *r);
-/** chk_metrics - balance and traffic-pattern metrics (see ffroute-check(1)) */
+/**
+ * chk_metrics - balance and traffic-pattern metrics (see ffroute(1)).
+ * Balance metrics use the route counts of chk_findings(); if it has not
+ * run on @r yet, chk_metrics() runs it first (so @r gets findings too).
+ */
 int chk_metrics(const struct topo *t, const struct lft *l, const struct chk_class *c,
 		const struct chk_opts *o, struct chk_report *r);
 /**
