@@ -70,6 +70,16 @@ struct topo *topo_read_buf(const char *buf, size_t len, const char *fname,
 /** topo_read_file - ffr_load_file() + topo_read_buf() */
 struct topo *topo_read_file(const char *path, enum ffr_format fmt, struct diag_list *dl);
 
+/**
+ * dbcsv_apply_speeds - set active link widths and speeds of @t's ports from
+ * an ibdiagnet2.db_csv file (PORTS / EXTENDED_PORT_INFO sections; columns
+ * mapped by header name).  The .lst SPD field carries only the legacy
+ * speed, so this is how ibdiagnet2 inputs get FDR..NDR right.  Ports not
+ * in @t are warnings.  Return: 0 or -errno (-EINVAL: errors recorded in @dl).
+ */
+int dbcsv_apply_speeds(struct topo *t, const char *buf, size_t len, const char *fname,
+		       struct diag_list *dl);
+
 /* ---- forwarding-table readers ------------------------------------------ */
 
 struct lft *osm_lfts_read(const char *buf, size_t len, const char *fname,
