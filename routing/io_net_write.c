@@ -75,7 +75,7 @@ static void write_port(const struct topo *t, uint32_t p, FILE *fp)
 static void write_desc(const char *d, FILE *fp)
 {
 	fputs("\t# \"", fp);
-	for (unsigned i = 0; d[i] && i < NET_DESC_MAX; i++)
+	for (unsigned i = 0; i < NET_DESC_MAX && d[i]; i++)
 		fputc(d[i] == '"' ? '\'' : d[i] == '\n' || d[i] == '\r' ? ' ' : d[i], fp);
 	fputs("\"\n", fp);
 }
