@@ -7,13 +7,15 @@
  * Input discovery in a directory, first match wins:
  *   1. OpenSM dumps: opensm-subnet.lst + opensm-lfts.dump (or opensm.fdbs
  *      when there is no opensm-lfts.dump); opensm-sl2vl.dump when present
- *   2. ibdiagnet2: ibdiagnet2.lst + ibdiagnet2.fdbs
+ *   2. ibdiagnet2: ibdiagnet2.lst + ibdiagnet2.fdbs; ibdiagnet2.db_csv when
+ *      present (the .lst holds only legacy speeds; see apply_db_csv())
  *   3. ibdiagnet v1: ibdiagnet.lst + ibdiagnet.fdbs
  *   4. anything else (e.g. written by `ffroute route`): exactly one
  *      topology file (*.lst, *.topo, *.net) and exactly one table file
  *      (*.dump, *.lfts, *.fdbs) in the directory, formats detected from the
  *      contents; several candidates of a kind is an error naming them.
- * Explicit --topo/--lft/--sl2vl files override what the directory gives.
+ * Explicit --topo/--lft/--sl2vl/--db-csv files override what the directory
+ * gives; a directory's db_csv is used only with the directory's .lst.
  *
  * No dump holds the SL each route uses (OpenSM hands path SLs out in SA
  * path records only), so chk_opts.sl stays NULL and every channel is on
@@ -39,7 +41,7 @@
 
 /* What a directory holds (paths malloc'd, NULL = none). */
 struct found {
-	char *topo, *lft, *sl2vl;
+	char *topo, *lft, *sl2vl, *db_csv;
 };
 
 static void found_free(struct found *f)
@@ -47,6 +49,7 @@ static void found_free(struct found *f)
 	free(f->topo);
 	free(f->lft);
 	free(f->sl2vl);
+	free(f->db_csv);
 }
 
 static char *join(const char *dir, const char *name)
@@ -160,6 +163,9 @@ static int find_inputs(const char *dir, bool need_topo, bool need_lft, struct fo
 			f->lft = join(dir, known[i][1]);
 			if (i < 2 && is_file(dir, "opensm-sl2vl.dump"))
 				f->sl2vl = join(dir, "opensm-sl2vl.dump");
+			if (i == 2 && is_file(dir, "ibdiagnet2.db_csv") &&
+			    !(f->db_csv = join(dir, "ibdiagnet2.db_csv")))
+				return -ENOMEM;
 			return f->topo && f->lft ? 0 : -ENOMEM;
 		}
 	rc = need_topo ? only_file(dir, tsuf, "topology", &f->topo, dl) : 0;
@@ -197,10 +203,45 @@ static int load_extras(const struct check_input *in, const char *sl2vl, struct c
 	return rc;
 }
 
+/*
+ * Active link widths and speeds of @t from the ibdiagnet2.db_csv @path.
+ * Given with --db-csv (@found false) the file must read cleanly: its
+ * errors are errors.  Found in the directory it is a bonus: its errors
+ * become warnings, one more warning says the speeds stay as @topo gave
+ * them, and the check goes on (the routing itself does not depend on it).
+ * Return: 0 when applied, else -errno (-EINVAL: not applied).
+ */
+static int apply_db_csv(const char *path, bool found, struct topo *t, const char *topo,
+			struct diag_list *dl)
+{
+	struct diag_list own;
+	char *buf;
+	size_t len;
+	int rc;
+
+	diag_init(&own, DIAG_DEFAULT_MAX_ERRORS);
+	rc = load_text(path, &buf, &len, found ? &own : dl);
+	if (!rc) {
+		rc = dbcsv_apply_speeds(t, buf, len, path, found ? &own : dl);
+		free(buf);
+	}
+	for (unsigned i = 0; i < own.n; i++) {
+		const struct diag *d = &own.v[i];
+
+		diag_add(dl, d->level == DIAG_ERROR ? DIAG_WARNING : d->level, d->file, d->line,
+			 d->col, "%s", d->msg);
+	}
+	if (rc && found)
+		diag_add(dl, DIAG_WARNING, path, 0, 0, "not used: link speeds stay as in %s", topo);
+	diag_free(&own);
+	return rc;
+}
+
 static int load_files(const struct check_input *in, struct check_run *run, const char **sl2vl,
 		      struct found *f, struct diag_list *dl)
 {
 	const char *topo = in->topo, *lft = in->lft;
+	const char *db_csv = in->db_csv;
 	int rc;
 
 	if (in->dir && (!topo || !lft)) {
@@ -210,6 +251,7 @@ static int load_files(const struct check_input *in, struct check_run *run, const
 		topo = topo ? topo : f->topo;
 		lft = lft ? lft : f->lft;
 		*sl2vl = in->sl2vl ? in->sl2vl : f->sl2vl;
+		db_csv = db_csv ? db_csv : in->topo ? NULL : f->db_csv;
 	} else if (in->dir && !in->sl2vl && is_file(in->dir, "opensm-sl2vl.dump")) {
 		f->sl2vl = join(in->dir, "opensm-sl2vl.dump");
 		if (!f->sl2vl)
@@ -225,17 +267,24 @@ static int load_files(const struct check_input *in, struct check_run *run, const
 	run->t = topo_read_file(topo, in->topo ? in->topo_fmt : FFR_FMT_AUTO, dl);
 	if (!run->t)
 		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	if (db_csv) {
+		rc = apply_db_csv(db_csv, !in->db_csv, run->t, topo, dl);
+		if (rc && (in->db_csv || rc == -ENOMEM))
+			return rc;
+		db_csv = rc ? NULL : db_csv;
+	}
 	errno = 0;
 	run->l = lft_read_file(lft, in->lft ? in->lft_fmt : FFR_FMT_AUTO, run->t, dl);
 	if (!run->l)
 		return errno == ENOMEM ? -ENOMEM : -EINVAL;
-	snprintf(run->label, sizeof(run->label), "%s + %s", topo, lft);
+	snprintf(run->label, sizeof(run->label), "%s + %s%s%s", topo, lft, db_csv ? " + " : "",
+		 db_csv ? db_csv : "");
 	return 0;
 }
 
 static int load(const struct check_input *in, struct check_run *run, struct diag_list *dl)
 {
-	struct found f = { NULL, NULL, NULL };
+	struct found f = { NULL, NULL, NULL, NULL };
 	const char *sl2vl = in->sl2vl;
 	int rc;
 

@@ -21,7 +21,8 @@
 
 const char cmd_check_help[] =
 	"usage: ffroute check [DIR] [--topo F [--topo-format FMT]] [--lft F [--lft-format FMT]]\n"
-	"                     [--sl2vl F] [--roles F] [--job F] [--live [--ca NAME] [--port N]]\n"
+	"                     [--db-csv F] [--sl2vl F] [--roles F] [--job F]\n"
+	"                     [--live [--ca NAME] [--port N]]\n"
 	"                     [--no-metrics] [--seed N] [--json] [--html FILE]\n"
 	"\n"
 	"Check the unicast routing of a fabric: every (switch, LID) route is followed\n"
@@ -29,14 +30,18 @@ const char cmd_check_help[] =
 	"broken switch-LID routes and non-minimal paths; the channel dependency graph for\n"
 	"credit loops per VL; rail isolation and zone rules; then balance and traffic\n"
 	"metrics.  DIR holds opensm-subnet.lst + opensm-lfts.dump (+ opensm-sl2vl.dump),\n"
-	"ibdiagnet2.lst + ibdiagnet2.fdbs, ibdiagnet.lst + ibdiagnet.fdbs, or exactly one\n"
-	"topology (*.lst, *.topo, *.net) and one table file (*.dump, *.lfts, *.fdbs).\n"
+	"ibdiagnet2.lst + ibdiagnet2.fdbs (+ ibdiagnet2.db_csv for the link speeds the\n"
+	".lst lacks; if it cannot be read, a warning and the .lst speeds),\n"
+	"ibdiagnet.lst + ibdiagnet.fdbs, or exactly one topology (*.lst, *.topo, *.net)\n"
+	"and one table file (*.dump, *.lfts, *.fdbs).\n"
 	"\n"
 	"Options:\n"
 	"  -t, --topo F          topology file (overrides DIR's)\n"
 	"      --topo-format FMT ibnetdiscover, ibnetdiscover-ports, net, lst (default: detect)\n"
 	"  -l, --lft F           forwarding tables (overrides DIR's)\n"
 	"      --lft-format FMT  opensm-lfts, fdbs, ibroute (default: detect)\n"
+	"      --db-csv F        ibdiagnet2.db_csv: active link widths and speeds (PORTS,\n"
+	"                        EXTENDED_PORT_INFO); errors in it are errors\n"
 	"      --sl2vl F         OpenSM opensm-sl2vl.dump: judge credit loops per VL\n"
 	"      --roles F         role overrides: \"GUID ROLE [zone=Z] [rail=R]\" lines\n"
 	"      --job F           hosts of one job (host names or 0x GUIDs, one per line)\n"
@@ -53,7 +58,7 @@ const char cmd_check_help[] =
 
 enum {
 	OPT_TOPO_FMT = 256, OPT_LFT_FMT, OPT_SL2VL, OPT_ROLES, OPT_JOB, OPT_LIVE, OPT_CA,
-	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML,
+	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV,
 };
 
 struct check_opts {
@@ -90,6 +95,7 @@ static int parse_one(const struct cli_cmd *cmd, int c, struct check_opts *o)
 		o->lft_fmt_set = true;
 		return cli_parse_format(cmd, "--lft-format", optarg, CLI_FMT_LFT, &o->in.lft_fmt);
 	case OPT_SL2VL: o->in.sl2vl = optarg; return 0;
+	case OPT_DB_CSV: o->in.db_csv = optarg; return 0;
 	case OPT_ROLES: o->in.roles = optarg; return 0;
 	case OPT_JOB: o->in.job = optarg; return 0;
 	case OPT_LIVE: o->in.live = true; return 0;
@@ -121,6 +127,8 @@ static int check_combos(const struct cli_cmd *cmd, const struct check_opts *o)
 
 	if (in->live && (in->dir || in->topo || in->lft))
 		return cli_usage_error(cmd, "--live reads the fabric itself: no DIR, --topo or --lft");
+	if (in->live && in->db_csv)
+		return cli_usage_error(cmd, "--db-csv goes with a DIR or --topo, not --live");
 	if (!in->live && (in->ca || in->port))
 		return cli_usage_error(cmd, "--ca and --port go with --live");
 	if (o->topo_fmt_set && !in->topo)
@@ -140,6 +148,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 		{ "lft", required_argument, NULL, 'l' },
 		{ "lft-format", required_argument, NULL, OPT_LFT_FMT },
 		{ "sl2vl", required_argument, NULL, OPT_SL2VL },
+		{ "db-csv", required_argument, NULL, OPT_DB_CSV },
 		{ "roles", required_argument, NULL, OPT_ROLES },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "live", no_argument, NULL, OPT_LIVE },

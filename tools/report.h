@@ -18,6 +18,7 @@ struct check_input {
 	const char *topo, *lft;		/* explicit files (override what dir finds) */
 	enum ffr_format topo_fmt, lft_fmt;
 	const char *sl2vl, *roles, *job;	/* optional files */
+	const char *db_csv;		/* ibdiagnet2.db_csv: link widths and speeds */
 	bool live;			/* read topology + LFTs over MADs */
 	const char *ca;			/* --live: local HCA (NULL = first) */
 	int port;			/* --live: local port (0 = first active) */

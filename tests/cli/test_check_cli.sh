@@ -141,6 +141,28 @@ for kind in ibdiagnet2 ibdiagnet; do
 	has "$TMP/out" "$kind.lst + $TMP/$kind/$kind.fdbs"
 	counts "$TMP/out"
 done
+# An ibdiagnet2 directory with ibdiagnet2.db_csv (tests/data/dbcsv/ibdiag2):
+# found, read without a diagnostic and named in the input (the speeds it
+# sets are asserted in tests/unit/test_io_dbcsv.c; no report prints them).
+# A broken db_csv found in a directory warns and the check goes on; given
+# with --db-csv its errors are errors.
+DBC=$top_srcdir/tests/data/dbcsv/ibdiag2
+run 0 "$FFROUTE" check --json "$DBC"
+has "$TMP/out" "ibdiagnet2.fdbs + $DBC/ibdiagnet2.db_csv\","
+counts "$TMP/out"
+if [ -s "$TMP/err" ]; then not_ok "db_csv: diagnostics on stderr" "$TMP/err"; else
+	ok "db_csv read without a diagnostic"; fi
+mkdir "$TMP/dbcsv"
+cp "$DBC/ibdiagnet2.lst" "$DBC/ibdiagnet2.fdbs" "$TMP/dbcsv/"
+sed 's/^0x0c42a10300a00001,\(0x0c42a10300a00001,2,\)/0x0c42a10300a0000z,\1/' \
+	"$DBC/ibdiagnet2.db_csv" >"$TMP/dbcsv/ibdiagnet2.db_csv"
+run 0 "$FFROUTE" check --json --no-metrics "$TMP/dbcsv"
+has "$TMP/err" "ibdiagnet2.db_csv:30:18: warning: NodeGuid: unexpected character in a GUID"
+has "$TMP/err" "warning: not used: link speeds stay as in $TMP/dbcsv/ibdiagnet2.lst"
+has "$TMP/out" "\"input\": \"$TMP/dbcsv/ibdiagnet2.lst + $TMP/dbcsv/ibdiagnet2.fdbs\","
+run 2 "$FFROUTE" check --no-metrics --db-csv "$TMP/dbcsv/ibdiagnet2.db_csv" "$TMP/dbcsv"
+has "$TMP/err" "ibdiagnet2.db_csv:30:18: error: NodeGuid: unexpected character in a GUID"
+run 2 "$FFROUTE" check --live --db-csv "$DBC/ibdiagnet2.db_csv"
 mkdir "$TMP/route"
 cp "$MINI/opensm-subnet.lst" "$TMP/route/fabric.lst"
 cp "$MINI/opensm-lfts.dump" "$TMP/route/fabric.lfts"
