@@ -96,7 +96,7 @@ int chk_sl2vl_read(const char *buf, size_t len, const char *fname, const struct 
 
 /**
  * chk_classify - infer roles, zones, rails and levels of every node
- * Roles come from NodeDescriptions (see ffroute-check(1)), then @ov.
+ * Roles come from NodeDescriptions (see ffroute(1), CHECK), then @ov.
  * Zones: leaves that share >= 2 spines belong to one frame (union-find);
  * spines join the frame most of their leaves are in; switches whose
  * neighbours span frames evenly (bridges) have none.  Levels are BFS

@@ -53,7 +53,7 @@ struct gen_opts {
 	bool full;		/* the full-size preset instead of small */
 	/*
 	 * Shape; 0 = the preset's value.  Not every family uses every field
-	 * (see ffroute-fabric(1)).
+	 * (see ffroute(1), FABRIC).
 	 */
 	unsigned radix;		/* switch ports */
 	unsigned spines, leaves;	/* per frame */
