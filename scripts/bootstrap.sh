@@ -28,7 +28,10 @@ build() {
 	dir=${1:-$top/build}
 	if [ $# -gt 0 ]; then shift; fi
 	cd "$top"
-	[ -x configure ] || ./autogen.sh >/dev/null
+	if [ ! -x configure ] && ! ./autogen.sh >/tmp/ffroute-autogen.$$ 2>&1; then
+		cat /tmp/ffroute-autogen.$$; rm -f /tmp/ffroute-autogen.$$; exit 1
+	fi
+	rm -f /tmp/ffroute-autogen.$$
 	mkdir -p "$dir"
 	cd "$dir"
 	[ -f Makefile ] || "$top/configure" --enable-werror "$@" >/dev/null
