@@ -306,7 +306,7 @@ static void report_cycle(const struct topo *t, struct cdg *g, uint32_t root, uin
 	if (size > n && k < sizeof(ex))
 		snprintf(ex + k, sizeof(ex) - k, " (strongly connected set of %u channels)", size);
 	if (r->f[CHK_F_CREDIT_LOOP].nex < CHK_EXAMPLES)
-		chk_finding_add(r, CHK_F_CREDIT_LOOP, true, "%s", ex);
+		chk_finding_add(r, CHK_F_CREDIT_LOOP, chk_finding_hard(CHK_F_CREDIT_LOOP), "%s", ex);
 	else
 		r->f[CHK_F_CREDIT_LOOP].count++;
 }

@@ -582,7 +582,7 @@ static void emit_dest(struct find *f)
 
 	for (unsigned k = 0; k < CHK_F_COUNT; k++) {
 		uint32_t s = f->tfirst[k];
-		bool hard = k != CHK_F_UNREACHABLE_PHYS && k != CHK_F_NONMINIMAL;
+		bool hard = chk_finding_hard((enum chk_finding_kind)k);
 
 		if (!f->tn[k])
 			continue;
@@ -792,7 +792,7 @@ static void emit_no_table(struct find *f)
 		snprintf(ex, sizeof(ex), "switch %s (0x%016" PRIx64 ", LID %u) has no forwarding "
 			 "table; %" PRIu64 " routes of other switches enter it", nm,
 			 f->t->node_guid[node], topo_node_lid(f->t, node), f->notab[s]);
-		note(f->r, CHK_F_NO_TABLE, true, 1, ex);
+		note(f->r, CHK_F_NO_TABLE, chk_finding_hard(CHK_F_NO_TABLE), 1, ex);
 	}
 }
 
@@ -827,7 +827,8 @@ static void emit_rail_mix(struct find *f)
 			snprintf(ex, sizeof(ex), "link %s/%u <-> %s/%u carries routes to rail %d "
 				 "(LID %u) and rail %d (LID %u)", a, topo_port_num(t, p), b,
 				 topo_port_num(t, q), r0, l0, r1, l1);
-			note(f->r, CHK_F_RAIL_MIX, true, 1, want_example(f, CHK_F_RAIL_MIX) ? ex : NULL);
+			note(f->r, CHK_F_RAIL_MIX, chk_finding_hard(CHK_F_RAIL_MIX), 1,
+			     want_example(f, CHK_F_RAIL_MIX) ? ex : NULL);
 		}
 	}
 }

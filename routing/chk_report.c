@@ -19,6 +19,19 @@ static const char *const finding_names[CHK_F_COUNT] = {
 	"storage_cross_zone",
 };
 
+/* Kinds that make `ffroute check` fail (non-minimal and physically unreachable do not). */
+static const bool finding_hard[CHK_F_COUNT] = {
+	[CHK_F_NO_TABLE] = true, [CHK_F_UNREACHABLE] = true, [CHK_F_LOOP] = true,
+	[CHK_F_BLACKHOLE] = true, [CHK_F_SWITCH_LID] = true, [CHK_F_CREDIT_LOOP] = true,
+	[CHK_F_RAIL_MIX] = true, [CHK_F_RAIL_LEAVE] = true, [CHK_F_XZONE_LINK] = true,
+	[CHK_F_STORAGE_XZONE] = true,
+};
+
+bool chk_finding_hard(enum chk_finding_kind k)
+{
+	return (unsigned)k < CHK_F_COUNT && finding_hard[k];
+}
+
 const char *chk_finding_name(enum chk_finding_kind k)
 {
 	return (unsigned)k < CHK_F_COUNT ? finding_names[k] : "?";

@@ -365,13 +365,6 @@ struct summary {
 	uint32_t zone_sw[8], zone_ca[8];
 };
 
-static const bool hard_kind[CHK_F_COUNT] = {
-	[CHK_F_NO_TABLE] = true, [CHK_F_UNREACHABLE] = true, [CHK_F_LOOP] = true,
-	[CHK_F_BLACKHOLE] = true, [CHK_F_SWITCH_LID] = true, [CHK_F_CREDIT_LOOP] = true,
-	[CHK_F_RAIL_MIX] = true, [CHK_F_RAIL_LEAVE] = true, [CHK_F_XZONE_LINK] = true,
-	[CHK_F_STORAGE_XZONE] = true,
-};
-
 static void summarize(const struct check_run *run, struct summary *s)
 {
 	const struct topo *t = run->t;
@@ -493,7 +486,7 @@ static void json_findings(FILE *fp, const struct chk_report *r)
 		fprintf(fp, "%s\n    \"%s\": {\"count\": %llu, \"hard\": %s, \"examples\": [",
 			k ? "," : "", chk_finding_name((enum chk_finding_kind)k),
 			(unsigned long long)f->count,
-			(f->count ? f->hard : hard_kind[k]) ? "true" : "false");
+			chk_finding_hard(k) ? "true" : "false");
 		for (unsigned i = 0; i < f->nex; i++) {
 			fputs(i ? ", " : "", fp);
 			cli_json_str(fp, f->ex[i]);

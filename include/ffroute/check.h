@@ -219,6 +219,8 @@ double chk_metric_get(const struct chk_report *r, const char *name);
 void chk_finding_add(struct chk_report *r, enum chk_finding_kind kind, bool hard,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 const char *chk_finding_name(enum chk_finding_kind k);
+/** chk_finding_hard - whether findings of kind @k make the check fail */
+bool chk_finding_hard(enum chk_finding_kind k);
 /** chk_hard_findings - number of hard findings */
 uint64_t chk_hard_findings(const struct chk_report *r);
 
