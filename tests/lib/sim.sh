@@ -37,7 +37,7 @@ sim_workdir() {
 	SIM_DIR=$(mktemp -d "${TMPDIR:-/tmp}/ffr-sim.XXXXXX")
 	mkdir -p "$SIM_DIR/dump" "$SIM_DIR/cache"
 	trap 'sim_cleanup' EXIT
-	trap 'exit 1' INT TERM HUP
+	trap 'exit 1' INT TERM HUP PIPE
 }
 
 # sim_start NETFILE [extra ibsim args]
