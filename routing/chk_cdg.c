@@ -218,25 +218,14 @@ static int build_csr(struct edge_set *es, struct cdg *g)
 
 /* ---- cycle printing ---------------------------------------------------------------- */
 
-/* Another node has the same NodeDescription.  O(nodes): examples only. */
-static bool desc_shared(const struct topo *t, uint32_t n)
-{
-	for (uint32_t m = 0; m < t->nnodes; m++)
-		if (m != n && !strcmp(t->node_desc[m], t->node_desc[n]))
-			return true;
-	return false;
-}
-
 /* "desc/port", or "0xGUID/port" when the description is empty or not unique */
 static void port_text(const struct topo *t, uint32_t vert, char *buf)
 {
-	uint32_t p = vert / 16, node = t->port_node[p];
+	uint32_t p = vert / 16;
+	char name[NAME_LEN];
 
-	if (t->node_desc[node][0] && !desc_shared(t, node))
-		snprintf(buf, NAME_LEN + 8, "%s/%u", t->node_desc[node], topo_port_num(t, p));
-	else
-		snprintf(buf, NAME_LEN + 8, "0x%016" PRIx64 "/%u", t->node_guid[node],
-			 topo_port_num(t, p));
+	snprintf(buf, NAME_LEN + 8, "%s/%u", chk_node_name(t, t->port_node[p], name, sizeof(name)),
+		 topo_port_num(t, p));
 }
 
 /* Shortest cycle through @root inside component @cid; returns its length. */

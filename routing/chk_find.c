@@ -154,22 +154,10 @@ struct find {
 
 /* ---- names ---------------------------------------------------------------- */
 
-/* Another node has the same NodeDescription.  O(nodes): examples only. */
-static bool desc_shared(const struct topo *t, uint32_t n)
-{
-	for (uint32_t m = 0; m < t->nnodes; m++)
-		if (m != n && !strcmp(t->node_desc[m], t->node_desc[n]))
-			return true;
-	return false;
-}
-
 /* NodeDescription, or the GUID when it is empty or not unique. */
 static void nname(const struct topo *t, uint32_t n, char *buf)
 {
-	if (t->node_desc[n][0] && !desc_shared(t, n))
-		snprintf(buf, NAME_LEN, "%s", t->node_desc[n]);
-	else
-		snprintf(buf, NAME_LEN, "0x%016" PRIx64, t->node_guid[n]);
+	chk_node_name(t, n, buf, NAME_LEN);
 }
 
 /* "LID 12 (cn0001 mlx5_0/1)" or "LID 3 (switch spine01)" */

@@ -5,6 +5,7 @@
  * per-channel counters sized to the fabric's ports.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -128,4 +129,22 @@ uint64_t chk_hard_findings(const struct chk_report *r)
 		if (r->f[i].hard)
 			n += r->f[i].count;
 	return n;
+}
+
+/* Another node has the same NodeDescription. */
+static bool desc_shared(const struct topo *t, uint32_t n)
+{
+	for (uint32_t m = 0; m < t->nnodes; m++)
+		if (m != n && !strcmp(t->node_desc[m], t->node_desc[n]))
+			return true;
+	return false;
+}
+
+const char *chk_node_name(const struct topo *t, uint32_t n, char *buf, size_t len)
+{
+	if (t->node_desc[n][0] && !desc_shared(t, n))
+		snprintf(buf, len, "%s", t->node_desc[n]);
+	else
+		snprintf(buf, len, "0x%016" PRIx64, t->node_guid[n]);
+	return buf;
 }

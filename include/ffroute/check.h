@@ -221,6 +221,12 @@ void chk_finding_add(struct chk_report *r, enum chk_finding_kind kind, bool hard
 const char *chk_finding_name(enum chk_finding_kind k);
 /** chk_finding_hard - whether findings of kind @k make the check fail */
 bool chk_finding_hard(enum chk_finding_kind k);
+/**
+ * chk_node_name - how findings name a node: its NodeDescription, or
+ * "0x<GUID>" when the description is empty or shared with another node
+ * (O(nodes): for examples only).  Returns @buf.
+ */
+const char *chk_node_name(const struct topo *t, uint32_t n, char *buf, size_t len);
 /** chk_hard_findings - number of hard findings */
 uint64_t chk_hard_findings(const struct chk_report *r);
 
