@@ -130,19 +130,6 @@ static char id_prefix(uint8_t type)
 
 /* ---- scanning helpers (each reports its own error and returns false) ---- */
 
-static bool perr(struct ibnd_parser *ps, unsigned col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static bool perr(struct ibnd_parser *ps, unsigned col, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(ps->r.dl, DIAG_ERROR, ps->r.fname, ps->r.lineno, col, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 static bool get_num(struct ibnd_parser *ps, struct scan *s, int base, uint64_t max,
 		    const char *what, uint64_t *out)
 {
@@ -154,7 +141,7 @@ static bool expect_lit(struct ibnd_parser *ps, struct scan *s, const char *lit)
 	scan_ws(s);
 	if (scan_lit(s, lit))
 		return true;
-	return perr(ps, scan_col(s), "expected '%s'", lit);
+	return text_fail(&ps->r, scan_col(s), "expected '%s'", lit);
 }
 
 /* A quoted node id: no blanks, quotes, '#', brackets or parentheses inside. */
@@ -167,15 +154,15 @@ static bool get_id(struct ibnd_parser *ps, struct scan *s, char *out, size_t out
 	scan_ws(s);
 	col = scan_col(s);
 	if (*s->p != '"')
-		return perr(ps, col, "expected a quoted node id");
+		return text_fail(&ps->r, col, "expected a quoted node id");
 	p = s->p + 1;
 	n = strcspn(p, "\" \t\r\v\f#[]()");
 	if (p[n] != '"')
-		return perr(ps, col, "missing closing quote");
+		return text_fail(&ps->r, col, "missing closing quote");
 	if (!n)
-		return perr(ps, col, "empty node id");
+		return text_fail(&ps->r, col, "empty node id");
 	if (n >= outsz)
-		return perr(ps, col, "node id too long (max %zu characters)", outsz - 1);
+		return text_fail(&ps->r, col, "node id too long (max %zu characters)", outsz - 1);
 	memcpy(out, p, n);
 	out[n] = '\0';
 	s->p = p + n + 1;
@@ -191,11 +178,11 @@ static bool get_desc(struct ibnd_parser *ps, struct scan *s, const char **desc)
 	scan_ws(s);
 	col = scan_col(s);
 	if (*s->p != '"')
-		return perr(ps, col, "expected a quoted description");
+		return text_fail(&ps->r, col, "expected a quoted description");
 	open = ps->r.line + (s->p - s->line);
 	close = strrchr(open + 1, '"');
 	if (!close)
-		return perr(ps, col, "missing closing quote");
+		return text_fail(&ps->r, col, "missing closing quote");
 	*close = '\0';
 	*desc = open + 1;
 	s->p = close + 1;
@@ -219,9 +206,9 @@ static bool get_rate(struct ibnd_parser *ps, struct scan *s, uint8_t *width, uin
 	} else {
 		rc = scan_uint(s, 10, UINT8_MAX, &w);
 		if (rc == -EINVAL || (*s->p != 'x' && *s->p != 'X'))
-			return perr(ps, col, "expected link width and speed (like 4xHDR)");
+			return text_fail(&ps->r, col, "expected link width and speed (like 4xHDR)");
 		if (rc == -ERANGE || !topo_width_valid((unsigned)w))
-			return perr(ps, col, "invalid link width (1x, 2x, 4x, 8x or 12x)");
+			return text_fail(&ps->r, col, "invalid link width (1x, 2x, 4x, 8x or 12x)");
 		s->p++;
 	}
 	scol = scan_col(s);
@@ -284,7 +271,7 @@ static void parse_attr(struct ibnd_parser *ps, struct scan *s, const struct attr
 	ps->state = REC_NONE;
 	ps->seen_record = true;
 	if (a->have & (1u << kw->attr)) {
-		perr(ps, 1, "%s given twice with no node header between (line %u)",
+		text_fail(&ps->r, 1, "%s given twice with no node header between (line %u)",
 		     kw->attr == ATTR_GUID ? "node GUID" : kw->what, a->line[kw->attr]);
 		return;
 	}
@@ -294,7 +281,7 @@ static void parse_attr(struct ibnd_parser *ps, struct scan *s, const struct attr
 		return;
 	scan_ws(s);
 	if (!scan_eol(s) && *s->p != '#') {
-		perr(ps, scan_col(s), "unexpected text after the %s", kw->what);
+		text_fail(&ps->r, scan_col(s), "unexpected text after the %s", kw->what);
 		return;
 	}
 	a->have |= 1u << kw->attr;
@@ -334,19 +321,19 @@ static bool header_comment(struct ibnd_parser *ps, struct scan *s, uint8_t type,
 	if (scan_eol(s))
 		return true;
 	if (!scan_char(s, '#'))
-		return perr(ps, scan_col(s), "expected '#'");
+		return text_fail(&ps->r, scan_col(s), "expected '#'");
 	if (!get_desc(ps, s, &h->desc))
 		return false;
 	scan_ws(s);
 	if (type != TOPO_NODE_SWITCH) {
 		scan_lit(s, "(scp)");
 		scan_ws(s);
-		return scan_eol(s) || perr(ps, scan_col(s), "unexpected text after the description");
+		return scan_eol(s) || text_fail(&ps->r, scan_col(s), "unexpected text after the description");
 	}
 	if (scan_eol(s))
 		return true;
 	if (!scan_lit(s, "enhanced") && !scan_lit(s, "base"))
-		return perr(ps, scan_col(s), "expected 'enhanced' or 'base'");
+		return text_fail(&ps->r, scan_col(s), "expected 'enhanced' or 'base'");
 	if (!expect_lit(ps, s, "port") || !expect_lit(ps, s, "0") || !expect_lit(ps, s, "lid"))
 		return false;
 	scan_ws(s);
@@ -355,7 +342,7 @@ static bool header_comment(struct ibnd_parser *ps, struct scan *s, uint8_t type,
 	    !get_num(ps, s, 10, 7, "LMC", &h->lmc))
 		return false;
 	scan_ws(s);
-	return scan_eol(s) || perr(ps, scan_col(s), "unexpected text after the LMC");
+	return scan_eol(s) || text_fail(&ps->r, scan_col(s), "unexpected text after the LMC");
 }
 
 /* The node GUID: the *guid= line, else the id; they must agree. */
@@ -368,17 +355,17 @@ static bool header_guid(struct ibnd_parser *ps, uint8_t type, const struct heade
 
 	if (a->have & (1u << ATTR_GUID)) {
 		if (a->guid_type != type)
-			return perr(ps, 1, "%s= (line %u) does not belong to a %s record",
+			return text_fail(&ps->r, 1, "%s= (line %u) does not belong to a %s record",
 				    guid_kw(a->guid_type), a->line[ATTR_GUID], type_kw(type));
 		if (have && g != a->guid)
-			return perr(ps, h->idcol, "node id \"%s\" does not match %s=0x%" PRIx64
+			return text_fail(&ps->r, h->idcol, "node id \"%s\" does not match %s=0x%" PRIx64
 				    " (line %u)", h->id, guid_kw(type), a->guid,
 				    a->line[ATTR_GUID]);
 		*guid = a->guid;
 		return true;
 	}
 	if (!have)
-		return perr(ps, h->idcol, "no node GUID: no %s= line and the id is not %c-<GUID>",
+		return text_fail(&ps->r, h->idcol, "no node GUID: no %s= line and the id is not %c-<GUID>",
 			    guid_kw(type), id_prefix(type));
 	*guid = g;
 	return true;
@@ -400,15 +387,15 @@ static void parse_header(struct ibnd_parser *ps, struct scan *s, uint8_t type)
 	ncol = scan_col(s);
 	rc = scan_uint(s, 10, UINT32_MAX, &h.nports);
 	if (rc == -EINVAL) {
-		perr(ps, ncol, "expected port count");
+		text_fail(&ps->r, ncol, "expected port count");
 		goto out;
 	}
 	if (rc || h.nports < 1 || h.nports > TOPO_MAX_PORTS) {
 		/* go on as if it had the most ports, to limit follow-up errors */
 		if (rc)
-			perr(ps, ncol, "port count too large (max %u)", TOPO_MAX_PORTS);
+			text_fail(&ps->r, ncol, "port count too large (max %u)", TOPO_MAX_PORTS);
 		else
-			perr(ps, ncol, "port count %" PRIu64 " out of range (1..%u)", h.nports,
+			text_fail(&ps->r, ncol, "port count %" PRIu64 " out of range (1..%u)", h.nports,
 			     TOPO_MAX_PORTS);
 		h.nports = TOPO_MAX_PORTS;
 	}
@@ -486,7 +473,7 @@ static bool port_comment(struct ibnd_parser *ps, struct scan *s, struct port_lin
 	if (scan_eol(s))
 		return true;
 	if (!scan_char(s, '#'))
-		return perr(ps, scan_col(s), "expected '#'");
+		return text_fail(&ps->r, scan_col(s), "expected '#'");
 	if (ps->type != TOPO_NODE_SWITCH) {
 		if (!expect_lit(ps, s, "lid"))
 			return false;
@@ -518,19 +505,19 @@ static void parse_port(struct ibnd_parser *ps, struct scan *s)
 	if (ps->state == REC_SKIP)
 		return;
 	if (ps->state == REC_NONE) {
-		perr(ps, scan_col(s), "port line outside a node record");
+		text_fail(&ps->r, scan_col(s), "port line outside a node record");
 		return;
 	}
 	memset(&pl, 0, sizeof(pl));
 	if (!port_ends(ps, s, &pl))
 		return;
 	if (pl.port == 0 || pl.port > ps->nports) {
-		perr(ps, pl.pcol, "port %" PRIu64 " out of range (%s has %u)", pl.port,
+		text_fail(&ps->r, pl.pcol, "port %" PRIu64 " out of range (%s has %u)", pl.port,
 		     type_name(ps->type), ps->nports);
 		return;
 	}
 	if (pl.pport == 0 || pl.pport > TOPO_MAX_PORTS) {
-		perr(ps, pl.ppcol, "peer port %" PRIu64 " out of range (1..%u)", pl.pport,
+		text_fail(&ps->r, pl.ppcol, "peer port %" PRIu64 " out of range (1..%u)", pl.pport,
 		     TOPO_MAX_PORTS);
 		return;
 	}
@@ -622,7 +609,7 @@ static void parse_line(struct ibnd_parser *ps)
 	}
 	col = scan_col(&s);
 	scan_word(&s, "\"#[", word, sizeof(word));
-	perr(ps, col, "unknown record type \"%s\"", word);
+	text_fail(&ps->r, col, "unknown record type \"%s\"", word);
 	ps->state = REC_SKIP;
 	memset(&ps->a, 0, sizeof(ps->a));	/* they belonged to this record */
 }

@@ -79,25 +79,12 @@ struct pparser {
 	bool seen_record, oom;
 };
 
-static bool perr(struct pparser *ps, unsigned col, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static bool perr(struct pparser *ps, unsigned col, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	diag_vadd(ps->r.dl, DIAG_ERROR, ps->r.fname, ps->r.lineno, col, fmt, ap);
-	va_end(ap);
-	return false;
-}
-
 static bool grow(struct pparser *ps, void **v, uint32_t *cap, uint32_t need, size_t elem)
 {
 	if (!ffr_grow(v, cap, need, elem))
 		return true;
 	ps->oom = true;
-	return perr(ps, 0, "out of memory");
+	return text_fail(&ps->r, 0, "out of memory");
 }
 
 /* Copy [s, s+n) into the pool; returns its offset or UINT32_MAX. */
@@ -122,7 +109,7 @@ static bool get_num(struct pparser *ps, struct scan *s, int base, uint64_t max,
 	if (!text_get_num(&ps->r, s, base, max, what, out))
 		return false;
 	if (*s->p && !isspace((unsigned char)*s->p))
-		return perr(ps, scan_col(s), "unexpected character after the %s", what);
+		return text_fail(&ps->r, scan_col(s), "unexpected character after the %s", what);
 	return true;
 }
 
@@ -142,7 +129,7 @@ static bool parse_end(struct pparser *ps, struct scan *s, struct pend *e)
 	else if (scan_lit(s, "RT"))
 		e->type = TOPO_NODE_ROUTER;
 	else
-		return perr(ps, e->col, "expected CA, SW or RT");
+		return text_fail(&ps->r, e->col, "expected CA, SW or RT");
 	if (!get_num(ps, s, 10, UINT16_MAX, "LID", &lid))
 		return false;
 	scan_ws(s);
@@ -150,7 +137,7 @@ static bool parse_end(struct pparser *ps, struct scan *s, struct pend *e)
 	if (!get_num(ps, s, 10, UINT32_MAX, "port number", &port))
 		return false;
 	if (port < 1 || port > TOPO_MAX_PORTS)
-		return perr(ps, pcol, "port %" PRIu64 " out of range (1..%u)", port,
+		return text_fail(&ps->r, pcol, "port %" PRIu64 " out of range (1..%u)", port,
 			    TOPO_MAX_PORTS);
 	if (!get_num(ps, s, 16, UINT64_MAX, "port GUID", &e->guid))
 		return false;
@@ -173,7 +160,7 @@ static bool parse_rate(struct pparser *ps, struct scan *s, struct pend *e)
 		s->p += strspn(s->p, "?");
 	} else if (scan_uint(s, 10, UINT8_MAX, &width) || (*s->p != 'x' && *s->p != 'X') ||
 		   !topo_width_valid((unsigned)width)) {
-		return perr(ps, col, "expected a link width (1x, 2x, 4x, 8x or 12x)");
+		return text_fail(&ps->r, col, "expected a link width (1x, 2x, 4x, 8x or 12x)");
 	} else {
 		s->p++;
 	}
@@ -184,7 +171,7 @@ static bool parse_rate(struct pparser *ps, struct scan *s, struct pend *e)
 		s->p++;
 	n = (size_t)(s->p - w);
 	if (!n)
-		return perr(ps, col, "expected a link speed");
+		return text_fail(&ps->r, col, "expected a link speed");
 	e->width = (uint8_t)width;
 	if (strspn(w, "?") < n) {
 		e->speed = (uint8_t)topo_speed_parse(w, (unsigned)(n < 64 ? n : 64));
@@ -205,28 +192,28 @@ static bool parse_descs(struct pparser *ps, struct scan *s, bool peer, uint32_t 
 
 	scan_ws(s);
 	if (peer && !scan_char(s, '('))
-		return perr(ps, scan_col(s), "expected '('");
+		return text_fail(&ps->r, scan_col(s), "expected '('");
 	scan_ws(s);
 	open = s->p;
 	if (*open != '\'')
-		return perr(ps, scan_col(s), "expected a quoted description");
+		return text_fail(&ps->r, scan_col(s), "expected a quoted description");
 	close = strrchr(open + 1, '\'');
 	if (!close)
-		return perr(ps, scan_col(s), "missing closing quote");
+		return text_fail(&ps->r, scan_col(s), "missing closing quote");
 	s->p = close + 1;
 	scan_ws(s);
 	if (peer && !scan_char(s, ')'))
-		return perr(ps, scan_col(s), "expected ')'");
+		return text_fail(&ps->r, scan_col(s), "expected ')'");
 	scan_ws(s);
 	if (!scan_eol(s))
-		return perr(ps, scan_col(s), "unexpected text after the description");
+		return text_fail(&ps->r, scan_col(s), "unexpected text after the description");
 	if (!peer) {
 		*d1 = add_str(ps, open + 1, (size_t)(close - open - 1));
 		return *d1 != UINT32_MAX;
 	}
 	sep = strstr(open + 1, "' - '");
 	if (!sep || sep >= close)
-		return perr(ps, (unsigned)(open - s->line) + 1,
+		return text_fail(&ps->r, (unsigned)(open - s->line) + 1,
 			    "expected 'desc' - 'peer desc'");
 	*d1 = add_str(ps, open + 1, (size_t)(sep - open - 1));
 	*d2 = add_str(ps, sep + 5, (size_t)(close - sep - 5));
@@ -272,7 +259,7 @@ static void read_lines(struct pparser *ps)
 			continue;
 		if (!scan_lit(&s, "CA") && !scan_lit(&s, "SW") && !scan_lit(&s, "RT")) {
 			if (ps->seen_record)
-				perr(ps, scan_col(&s), "expected CA, SW or RT");
+				text_fail(&ps->r, scan_col(&s), "expected CA, SW or RT");
 			else
 				text_warn(&ps->r, scan_col(&s),
 					  "ignoring text before the first port line");
@@ -379,7 +366,7 @@ static void build(struct pparser *ps)
 	struct end_key *order = malloc(((size_t)ps->nends + 1) * sizeof(*order));
 
 	if (!order) {
-		perr(ps, 0, "out of memory");
+		text_fail(&ps->r, 0, "out of memory");
 		return;
 	}
 	for (uint32_t i = 0; i < ps->nends; i++) {

@@ -42,6 +42,16 @@ void text_error(struct text_reader *r, unsigned col, const char *fmt, ...)
 	va_end(ap);
 }
 
+bool text_fail(struct text_reader *r, unsigned col, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	text_vdiag(r, DIAG_ERROR, col, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
 void text_warn(struct text_reader *r, unsigned col, const char *fmt, ...)
 {
 	va_list ap;

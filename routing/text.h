@@ -41,6 +41,9 @@ bool text_next(struct text_reader *r);
 /** text_error - record an error at column @col of the current line */
 void text_error(struct text_reader *r, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/** text_fail - text_error() that returns false, for parsers that bail out with it */
+bool text_fail(struct text_reader *r, unsigned col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void text_warn(struct text_reader *r, unsigned col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /** text_loc - src_loc of column @col of the current line */
