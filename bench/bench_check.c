@@ -65,13 +65,13 @@ static struct topo *ff2_routed(struct lft **l, struct diag_list *dl)
 static int check_once(const struct topo *t, const struct lft *l, double *tm, struct chk_report *r,
 		      int *mrc)
 {
-	struct chk_class c;
+	struct cls c;
 	struct chk_opts o;
 	int frc;
 	double t0;
 
 	chk_opts_init(&o);
-	if (chk_classify(t, NULL, &c) || chk_report_init(r, t->nports)) {
+	if (cls_classify(t, NULL, &c) || chk_report_init(r, t->nports)) {
 		*mrc = -ENOMEM;
 		return -ENOMEM;
 	}
@@ -79,7 +79,7 @@ static int check_once(const struct topo *t, const struct lft *l, double *tm, str
 	t0 = now();
 	*mrc = chk_metrics(t, l, &c, &o, r);
 	*tm = now() - t0;
-	chk_class_free(&c);
+	cls_free(&c);
 	return frc;
 }
 

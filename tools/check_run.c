@@ -17,11 +17,11 @@
  * Explicit --topo/--lft/--sl2vl/--db-csv files override what the directory
  * gives; a directory's db_csv is used only with the directory's .lst.
  *
- * No dump holds the SL each route uses (OpenSM hands path SLs out in SA
- * path records only), so chk_opts.sl stays NULL and every channel is on
- * VL 0; an SL2VL table is read, validated and passed on for when SLs are
- * known.  This keeps a dump directory and --live (which reads no SL2VL)
- * giving the same report.
+ * No OpenSM dump holds the SL each route uses (OpenSM hands path SLs out
+ * in SA path records only).  ffroute's engine writes them as ffroute.sl
+ * (found in the directory, or --sl); with it and an SL2VL table, credit
+ * loops are judged per VL.  Without an SL dump every path uses SL 0: the
+ * VL is SL2VL[port][0] (VL 0 when no SL2VL is given either).
  *
  * Output is deterministic: findings in kind order, metrics in the order
  * they were computed, numbers as integers or %.6g.
@@ -41,7 +41,7 @@
 
 /* What a directory holds (paths malloc'd, NULL = none). */
 struct found {
-	char *topo, *lft, *sl2vl, *db_csv;
+	char *topo, *lft, *sl2vl, *db_csv, *sl;
 };
 
 static void found_free(struct found *f)
@@ -49,6 +49,7 @@ static void found_free(struct found *f)
 	free(f->topo);
 	free(f->lft);
 	free(f->sl2vl);
+	free(f->sl);
 	free(f->db_csv);
 }
 
@@ -104,6 +105,8 @@ static int only_file(const char *dir, const char *const *suf, const char *what, 
 
 		for (unsigned i = 0; suf[i]; i++)
 			match = match || ends_with(e->d_name, suf[i]);
+		if (!strcmp(e->d_name, "opensm-sl2vl.dump"))
+			match = false;	/* an SL2VL table, not forwarding tables */
 		if (!match || !is_file(dir, e->d_name))
 			continue;
 		if (n < 8 && !(names[n] = strdup(e->d_name))) {
@@ -163,6 +166,8 @@ static int find_inputs(const char *dir, bool need_topo, bool need_lft, struct fo
 			f->lft = join(dir, known[i][1]);
 			if (i < 2 && is_file(dir, "opensm-sl2vl.dump"))
 				f->sl2vl = join(dir, "opensm-sl2vl.dump");
+			if (i < 2 && is_file(dir, "ffroute.sl"))
+				f->sl = join(dir, "ffroute.sl");
 			if (i == 2 && is_file(dir, "ibdiagnet2.db_csv") &&
 			    !(f->db_csv = join(dir, "ibdiagnet2.db_csv")))
 				return -ENOMEM;
@@ -171,6 +176,10 @@ static int find_inputs(const char *dir, bool need_topo, bool need_lft, struct fo
 	rc = need_topo ? only_file(dir, tsuf, "topology", &f->topo, dl) : 0;
 	if (!rc && need_lft)
 		rc = only_file(dir, lsuf, "forwarding-table", &f->lft, dl);
+	if (!rc && is_file(dir, "opensm-sl2vl.dump") && !(f->sl2vl = join(dir, "opensm-sl2vl.dump")))
+		rc = -ENOMEM;
+	if (!rc && is_file(dir, "ffroute.sl") && !(f->sl = join(dir, "ffroute.sl")))
+		rc = -ENOMEM;
 	return rc;
 }
 
@@ -181,15 +190,15 @@ static int load_text(const char *path, char **buf, size_t *len, struct diag_list
 	return ffr_load_file(path, buf, len, dl);
 }
 
-static int load_extras(const struct check_input *in, const char *sl2vl, struct check_run *run,
-		       struct diag_list *dl)
+static int load_extras(const struct check_input *in, const char *sl2vl, const char *sl,
+		       struct check_run *run, struct diag_list *dl)
 {
 	char *buf;
 	size_t len;
 	int rc = 0;
 
 	if (in->roles && !(rc = load_text(in->roles, &buf, &len, dl))) {
-		rc = chk_roles_read(buf, len, in->roles, &run->roles, dl);
+		rc = cls_overrides_read(buf, len, in->roles, &run->roles, dl);
 		free(buf);
 	}
 	if (!rc && in->job && !(rc = load_text(in->job, &buf, &len, dl))) {
@@ -197,7 +206,11 @@ static int load_extras(const struct check_input *in, const char *sl2vl, struct c
 		free(buf);
 	}
 	if (!rc && sl2vl && !(rc = load_text(sl2vl, &buf, &len, dl))) {
-		rc = chk_sl2vl_read(buf, len, sl2vl, run->t, &run->sl2vl, dl);
+		rc = chk_sl2vl_read(buf, len, sl2vl, run->t, &run->sl2vl, &run->vlx, dl);
+		free(buf);
+	}
+	if (!rc && sl && !(rc = load_text(sl, &buf, &len, dl))) {
+		rc = sl_read(buf, len, sl, run->t, &run->sl, &run->sl_group, &run->sl_ngroups, dl);
 		free(buf);
 	}
 	return rc;
@@ -284,7 +297,7 @@ static int load_files(const struct check_input *in, struct check_run *run, const
 
 static int load(const struct check_input *in, struct check_run *run, struct diag_list *dl)
 {
-	struct found f = { NULL, NULL, NULL, NULL };
+	struct found f = { NULL, NULL, NULL, NULL, NULL };
 	const char *sl2vl = in->sl2vl;
 	int rc;
 
@@ -306,7 +319,7 @@ static int load(const struct check_input *in, struct check_run *run, struct diag
 		rc = -EINVAL;
 	}
 	if (!rc)
-		rc = load_extras(in, sl2vl, run, dl);
+		rc = load_extras(in, sl2vl, in->sl ? in->sl : f.sl, run, dl);
 	found_free(&f);
 	return rc;
 }
@@ -320,13 +333,16 @@ int check_run(const struct check_input *in, const struct chk_opts *o, struct che
 	memset(run, 0, sizeof(*run));
 	rc = load(in, run, dl);
 	if (!rc)
-		rc = chk_classify(run->t, &run->roles, &run->c);
+		rc = cls_classify(run->t, &run->roles, &run->c);
 	if (!rc)
 		rc = chk_report_init(&run->r, run->t->nports);
 	if (rc)
 		goto out;
 	co.sl2vl = run->sl2vl;
-	co.sl = NULL;		/* no per-destination SLs in any input yet */
+	co.vlx = &run->vlx;
+	co.sl = run->sl;
+	co.sl_group = run->sl_group;
+	co.sl_ngroups = run->sl_ngroups;
 	co.job = run->job;
 	co.njob = run->njob;
 	run->r.seed = o->seed;
@@ -347,9 +363,12 @@ out:
 void check_run_free(struct check_run *run)
 {
 	chk_report_free(&run->r);
-	chk_class_free(&run->c);
-	chk_roles_free(&run->roles);
+	cls_free(&run->c);
+	cls_overrides_free(&run->roles);
 	free(run->sl2vl);
+	chk_vlx_free(&run->vlx);
+	free(run->sl);
+	free(run->sl_group);
 	free(run->job);
 	lft_free(run->l);
 	topo_free(run->t);
@@ -360,7 +379,7 @@ void check_run_free(struct check_run *run)
 
 struct summary {
 	uint32_t with_table, hosts, sharp, links, lids;
-	uint32_t roles[CHK_ROLE_COUNT];
+	uint32_t roles[CLS_ROLE_COUNT];
 	uint32_t levels[4];		/* 0, 1, 2, 3+ */
 	uint32_t zone_sw[8], zone_ca[8];
 };
@@ -368,13 +387,13 @@ struct summary {
 static void summarize(const struct check_run *run, struct summary *s)
 {
 	const struct topo *t = run->t;
-	const struct chk_class *c = &run->c;
+	const struct cls *c = &run->c;
 
 	memset(s, 0, sizeof(*s));
 	for (uint32_t i = 0; i < t->nswitches; i++)
 		s->with_table += run->l->have[i] != 0;
 	for (uint32_t n = 0; n < t->nnodes; n++) {
-		s->roles[c->role[n] < CHK_ROLE_COUNT ? c->role[n] : CHK_ROLE_OTHER]++;
+		s->roles[c->role[n] < CLS_ROLE_COUNT ? c->role[n] : CLS_ROLE_OTHER]++;
 		if (topo_is_switch(t, n))
 			s->levels[c->level[n] > 3 ? 3 : c->level[n]]++;
 		else if (t->node_type[n] == TOPO_NODE_CA && topo_is_sharp_an(t, n))
@@ -404,14 +423,14 @@ static void print_num(FILE *fp, double v)
 
 static void text_class(FILE *fp, const struct check_run *run, const struct summary *s)
 {
-	const struct chk_class *c = &run->c;
+	const struct cls *c = &run->c;
 
 	fprintf(fp, "classification: %u zone%s, %u rail%s\n", c->nzones, c->nzones == 1 ? "" : "s",
 		c->nrails, c->nrails == 1 ? "" : "s");
 	fputs("  roles:", fp);
-	for (unsigned r = 1; r < CHK_ROLE_COUNT; r++)
-		fprintf(fp, " %s %u%s", chk_role_name((enum chk_role)r), s->roles[r],
-			r + 1 < CHK_ROLE_COUNT ? "," : "\n");
+	for (unsigned r = 1; r < CLS_ROLE_COUNT; r++)
+		fprintf(fp, " %s %u%s", cls_role_name((enum cls_role)r), s->roles[r],
+			r + 1 < CLS_ROLE_COUNT ? "," : "\n");
 	fprintf(fp, "  switch levels: leaf %u, spine %u, higher %u, none %u\n", s->levels[1],
 		s->levels[2], s->levels[3], s->levels[0]);
 	for (uint32_t z = 0; z < c->nzones && z < 8; z++)
@@ -470,8 +489,8 @@ static void json_class(FILE *fp, const struct check_run *run, const struct summa
 {
 	fprintf(fp, "  \"classification\": {\"zones\": %u, \"rails\": %u, \"roles\": {",
 		run->c.nzones, run->c.nrails);
-	for (unsigned r = 1; r < CHK_ROLE_COUNT; r++)
-		fprintf(fp, "%s\"%s\": %u", r > 1 ? ", " : "", chk_role_name((enum chk_role)r),
+	for (unsigned r = 1; r < CLS_ROLE_COUNT; r++)
+		fprintf(fp, "%s\"%s\": %u", r > 1 ? ", " : "", cls_role_name((enum cls_role)r),
 			s->roles[r]);
 	fprintf(fp, "}, \"switch_levels\": {\"leaf\": %u, \"spine\": %u, \"higher\": %u, "
 		"\"none\": %u}},\n", s->levels[1], s->levels[2], s->levels[3], s->levels[0]);

@@ -45,6 +45,8 @@ extern const char cmd_cmp_help[];
 extern const char cmd_fabric_help[];
 extern const char cmd_check_help[];
 extern const char cmd_diff_help[];
+extern const char cmd_classify_help[];
+extern const char cmd_route_help[];
 
 /** cmd_info - "ffroute info": counts, histograms and oddities of a fabric */
 int cmd_info(const struct cli_cmd *cmd, int argc, char **argv);
@@ -58,6 +60,10 @@ int cmd_fabric(const struct cli_cmd *cmd, int argc, char **argv);
 int cmd_check(const struct cli_cmd *cmd, int argc, char **argv);
 /** cmd_diff - "ffroute diff": two routings of one fabric side by side */
 int cmd_diff(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_classify - "ffroute classify": levels, zones, rails, roles of a fabric */
+int cmd_classify(const struct cli_cmd *cmd, int argc, char **argv);
+/** cmd_route - "ffroute route": compute LFTs, SLs and SL2VL for a fabric */
+int cmd_route(const struct cli_cmd *cmd, int argc, char **argv);
 
 /* ---- shared helpers (ffroute.c) ------------------------------------------ */
 
@@ -105,6 +111,10 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
  * Return: the tables, or NULL (diagnostics printed).
  */
 struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t);
+
+struct cls_overrides;
+/** cli_load_overrides - read a classification override file; 0 or -errno (printed) */
+int cli_load_overrides(const char *path, struct cls_overrides *ov);
 
 /* ---- output files (cli_out.c) -------------------------------------------- */
 

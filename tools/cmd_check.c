@@ -21,7 +21,7 @@
 
 const char cmd_check_help[] =
 	"usage: ffroute check [DIR] [--topo F [--topo-format FMT]] [--lft F [--lft-format FMT]]\n"
-	"                     [--db-csv F] [--sl2vl F] [--roles F] [--job F]\n"
+	"                     [--db-csv F] [--sl2vl F] [--sl F] [--roles F] [--job F]\n"
 	"                     [--live [--ca NAME] [--port N]]\n"
 	"                     [--no-metrics] [--seed N] [--json] [--html FILE]\n"
 	"\n"
@@ -43,6 +43,8 @@ const char cmd_check_help[] =
 	"      --db-csv F        ibdiagnet2.db_csv: active link widths and speeds (PORTS,\n"
 	"                        EXTENDED_PORT_INFO); errors in it are errors\n"
 	"      --sl2vl F         OpenSM opensm-sl2vl.dump: judge credit loops per VL\n"
+	"      --sl F            ffroute.sl (written by ffroute route): the SL of every\n"
+	"                        path; found in DIR too\n"
 	"      --roles F         role overrides: \"GUID ROLE [zone=Z] [rail=R]\" lines\n"
 	"      --job F           hosts of one job (host names or 0x GUIDs, one per line)\n"
 	"      --live            read topology and LFTs from the fabric with SMPs\n"
@@ -58,7 +60,7 @@ const char cmd_check_help[] =
 
 enum {
 	OPT_TOPO_FMT = 256, OPT_LFT_FMT, OPT_SL2VL, OPT_ROLES, OPT_JOB, OPT_LIVE, OPT_CA,
-	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV,
+	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV, OPT_SL,
 };
 
 struct check_opts {
@@ -95,6 +97,7 @@ static int parse_one(const struct cli_cmd *cmd, int c, struct check_opts *o)
 		o->lft_fmt_set = true;
 		return cli_parse_format(cmd, "--lft-format", optarg, CLI_FMT_LFT, &o->in.lft_fmt);
 	case OPT_SL2VL: o->in.sl2vl = optarg; return 0;
+	case OPT_SL: o->in.sl = optarg; return 0;
 	case OPT_DB_CSV: o->in.db_csv = optarg; return 0;
 	case OPT_ROLES: o->in.roles = optarg; return 0;
 	case OPT_JOB: o->in.job = optarg; return 0;
@@ -148,6 +151,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 		{ "lft", required_argument, NULL, 'l' },
 		{ "lft-format", required_argument, NULL, OPT_LFT_FMT },
 		{ "sl2vl", required_argument, NULL, OPT_SL2VL },
+		{ "sl", required_argument, NULL, OPT_SL },
 		{ "db-csv", required_argument, NULL, OPT_DB_CSV },
 		{ "roles", required_argument, NULL, OPT_ROLES },
 		{ "job", required_argument, NULL, OPT_JOB },

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ffroute/class.h>
+
 #include "config.h"
 #include "cli.h"
 
@@ -31,6 +33,10 @@ static const struct cli_cmd commands[] = {
 	  cmd_check_help, cmd_check },
 	{ "diff", "compare two routings of one fabric side by side",
 	  cmd_diff_help, cmd_diff },
+	{ "classify", "what every node and port is: levels, zones, rails, roles, hosts",
+	  cmd_classify_help, cmd_classify },
+	{ "route", "compute forwarding tables (and SLs/VLs) for a fabric",
+	  cmd_route_help, cmd_route },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -164,6 +170,24 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
 	if (used)
 		*used = fmt;
 	return t;
+}
+
+int cli_load_overrides(const char *path, struct cls_overrides *ov)
+{
+	struct diag_list dl;
+	char *buf;
+	size_t len;
+	int rc;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	rc = ffr_load_file(path, &buf, &len, &dl);
+	if (!rc) {
+		rc = cls_overrides_read(buf, len, path, ov, &dl);
+		free(buf);
+	}
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	return rc;
 }
 
 struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t)

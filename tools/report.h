@@ -18,6 +18,7 @@ struct check_input {
 	const char *topo, *lft;		/* explicit files (override what dir finds) */
 	enum ffr_format topo_fmt, lft_fmt;
 	const char *sl2vl, *roles, *job;	/* optional files */
+	const char *sl;			/* ffroute.sl: SL per (source group, LID) */
 	const char *db_csv;		/* ibdiagnet2.db_csv: link widths and speeds */
 	bool live;			/* read topology + LFTs over MADs */
 	const char *ca;			/* --live: local HCA (NULL = first) */
@@ -29,9 +30,13 @@ struct check_run {
 	char label[256];		/* what was read, for headings */
 	struct topo *t;
 	struct lft *l;
-	struct chk_class c;
-	struct chk_roles roles;
+	struct cls c;
+	struct cls_overrides roles;
 	uint8_t *sl2vl;
+	struct chk_vlx vlx;		/* SL2VL rows of (in, out) pairs that differ */
+	uint8_t *sl;			/* with sl_group: from an ffroute.sl dump */
+	uint32_t *sl_group;
+	uint32_t sl_ngroups;
 	uint32_t *job, njob;
 	struct chk_report r;
 };
@@ -53,7 +58,7 @@ struct report_input {
 	const char *label;		/* e.g. "ftree" or the input path */
 	const struct topo *t;
 	const struct lft *l;
-	const struct chk_class *c;
+	const struct cls *c;
 	const struct chk_report *r;
 };
 int report_html(const struct report_input *in, unsigned n, FILE *fp);

@@ -695,7 +695,7 @@ static uint32_t tables_read(const struct report_input *in)
 
 static void zone_counts(FILE *fp, const struct report_input *in)
 {
-	const struct chk_class *c = in->c;
+	const struct cls *c = in->c;
 	const struct topo *t = in->t;
 
 	fprintf(fp, "%u", c->nzones);

@@ -8,7 +8,7 @@
  *
  *   classification  roles (compute/storage/mgmt/SHARP), zones (frames),
  *                   rails and switch levels, inferred from NodeDescriptions
- *                   and the graph (chk_classify)
+ *                   and the graph (cls_classify)
  *   path walker     follows the LFTs from a switch or CA port to a LID,
  *                   yielding the directed channels used (chk_walk)
  *   analyses        findings (hard errors) and metrics, collected in a
@@ -29,84 +29,49 @@
 
 #include <stddef.h>
 
+#include <ffroute/class.h>
 #include <ffroute/diag.h>
 #include <ffroute/lft.h>
 #include <ffroute/topo.h>
 
-/* ---- classification ------------------------------------------------------ */
+/* ---- checker inputs ------------------------------------------------------ */
 
-enum chk_role {
-	CHK_ROLE_SWITCH = 0,
-	CHK_ROLE_COMPUTE,	/* "cnNNNN mlx5_0", "gpuNNN mlx5_K", other hosts */
-	CHK_ROLE_STORAGE,	/* "stNNN ..." */
-	CHK_ROLE_MGMT,		/* "mgNNN ..." */
-	CHK_ROLE_SHARP,		/* SHARP aggregation node: never a traffic endpoint */
-	CHK_ROLE_OTHER,
-	CHK_ROLE_COUNT
-};
-
-/* Traffic classes for balance metrics: compute, storage, other. */
-enum chk_tclass { CHK_TC_COMPUTE = 0, CHK_TC_STORAGE, CHK_TC_OTHER, CHK_TC_COUNT };
-
-struct chk_class {
-	uint8_t *role;		/* [nnodes] enum chk_role */
-	int16_t *zone;		/* [nnodes] zone (frame) id, -1 = none (bridge, unknown) */
-	int16_t *rail;		/* [nnodes] CA: rail index; leaf: rail it serves; -1 none/mixed */
-	uint8_t *level;		/* [nnodes] switch: 1 leaf (has hosts), 2 spine, 3+ higher; 0 other */
-	uint32_t *ca_sw;	/* [nnodes] CA: node of the switch its first cabled port reaches */
-	uint8_t *interzone;	/* [nports] 1 if the port's link joins different zones */
-	uint32_t nzones, nrails;
-};
-
-/*
- * Optional role overrides: node or port GUID -> role (and zone/rail, -1 =
- * keep the inferred one).  Read with chk_roles_read().
- */
-struct chk_role_override {
-	uint64_t guid;
-	int8_t role;		/* enum chk_role or -1 */
-	int16_t zone, rail;
-};
-
-struct chk_roles {
-	struct chk_role_override *v;
-	uint32_t n;
-};
-
-/**
- * chk_roles_read - read a role file: one "GUID ROLE [zone=Z] [rail=R]" per
- * line (GUID = node or port GUID, ROLE = compute|storage|mgmt|sharp|other|-),
- * '#' comments.  Errors go to @dl as file:line:col.  Free with chk_roles_free.
- */
-int chk_roles_read(const char *buf, size_t len, const char *fname, struct chk_roles *ov,
-		   struct diag_list *dl);
-void chk_roles_free(struct chk_roles *ov);
 /**
  * chk_job_read - read a job file: host names or node/port GUIDs, one per
  * line, naming the CAs that run one job together.  *nodes is malloc'd.
  */
 int chk_job_read(const char *buf, size_t len, const char *fname, const struct topo *t,
 		 uint32_t **nodes, uint32_t *n, struct diag_list *dl);
-/**
- * chk_sl2vl_read - read OpenSM's opensm-sl2vl.dump into a [nports * 16]
- * table (VL of each SL leaving each port; identity where not given).
+/*
+ * SL2VL rows of (input port, output port) pairs that differ from the
+ * output port's base row (IBA SL2VL tables are per input x output port).
  */
-int chk_sl2vl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
-		   uint8_t **sl2vl, struct diag_list *dl);
+struct chk_vlx_row {
+	uint64_t key;		/* out port index << 32 | in port index */
+	uint8_t vl[16];		/* VL of each SL */
+};
+
+struct chk_vlx {
+	struct chk_vlx_row *v;	/* sorted by key once chk_vlx_sort() ran */
+	uint32_t n, cap;
+	bool sorted;
+};
+
+/** chk_vlx_add - record the row of (@in, @out); call chk_vlx_sort() after the last */
+int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16);
+void chk_vlx_sort(struct chk_vlx *x);
+/** chk_vlx_find - the row of (@in, @out), or NULL (use the base row) */
+const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out);
+void chk_vlx_free(struct chk_vlx *x);
 
 /**
- * chk_classify - infer roles, zones, rails and levels of every node
- * Roles come from NodeDescriptions (see ffroute(1), CHECK), then @ov.
- * Zones: leaves that share >= 2 spines belong to one frame (union-find);
- * spines join the frame most of their leaves are in; switches whose
- * neighbours span frames evenly (bridges) have none.  Levels are BFS
- * distances from the leaves.  O(nodes + ports x radix).
+ * chk_sl2vl_read - read OpenSM's opensm-sl2vl.dump into a [nports * 16]
+ * table (VL of each SL leaving each port; identity where not given): the
+ * first row given for an output port is its base row; with @x, rows of
+ * other input ports that differ go to @x (else a warning).
  */
-int chk_classify(const struct topo *t, const struct chk_roles *ov, struct chk_class *c);
-void chk_class_free(struct chk_class *c);
-/** chk_tclass_of - traffic class of a node's role */
-enum chk_tclass chk_tclass_of(enum chk_role r);
-const char *chk_role_name(enum chk_role r);
+int chk_sl2vl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
+		   uint8_t **sl2vl, struct chk_vlx *x, struct diag_list *dl);
 
 /* ---- path walker ---------------------------------------------------------- */
 
@@ -153,6 +118,7 @@ enum chk_finding_kind {
 	CHK_F_RAIL_LEAVE,	/* a route leaves its rail's plane */
 	CHK_F_XZONE_LINK,	/* a cross-zone route uses a link other than inter-zone links */
 	CHK_F_STORAGE_XZONE,	/* a storage HCA reached through the other zone */
+	CHK_F_CREDIT_LOOP_SW,	/* a credit loop that needs switch-originated routes */
 	CHK_F_COUNT
 };
 
@@ -177,7 +143,7 @@ struct chk_report {
 	uint32_t nm, capm;
 	/* per directed channel (sending port index), sized topo->nports */
 	uint32_t *ch_routes;			/* LFT routes (switch, dest LID) using it */
-	uint32_t *ch_routes_tc[CHK_TC_COUNT];	/* the same per destination class */
+	uint32_t *ch_routes_tc[CLS_TC_COUNT];	/* the same per destination class */
 	uint32_t *ch_load;			/* flows of the all-to-all / heat-map load */
 	bool routes_counted;			/* ch_routes* filled by chk_findings() */
 	uint64_t seed;				/* seed used by the sampled metrics */
@@ -190,20 +156,45 @@ struct chk_opts {
 	unsigned xzone_job;		/* hosts of the cross-zone allreduce job (512) */
 	bool metrics;			/* compute metrics, not only findings */
 	const uint8_t *sl2vl;		/* optional: [nports * 16] VL of each SL out of a port */
-	const uint8_t *sl;		/* optional: [nlids] SL used towards each destination LID */
+	const struct chk_vlx *vlx;	/* optional: per (in, out) rows that differ */
+	const uint8_t *sl;		/* optional: [sl_ngroups * nlids] SL from a source group */
+	const uint32_t *sl_group;	/* with sl: [nnodes] source group of each node */
+	uint32_t sl_ngroups;		/* with sl: groups (1 if sl_group is NULL) */
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
 	uint32_t njob;
 };
 
 /**
- * chk_vl - the VL a route to @lid takes on channel @p: sl2vl[p][sl[lid]]
- * when both tables are given, else 0 (everything on one VL)
+ * chk_vl - the VL a packet from source group @g to @lid takes on channel
+ * @p by its base row: sl2vl[p][sl[g][lid]] when both tables are given,
+ * sl2vl[p][0] with only SL2VL, else 0 (everything on one VL)
  */
-static inline unsigned chk_vl(const struct chk_opts *o, uint32_t p, uint32_t lid)
+static inline unsigned chk_vl(const struct chk_opts *o, uint32_t p, uint32_t g, uint32_t nlids,
+			      uint32_t lid)
 {
-	if (!o || !o->sl2vl || !o->sl)
+	unsigned sl;
+
+	if (!o || !o->sl2vl)
 		return 0;
-	return o->sl2vl[(size_t)p * 16 + (o->sl[lid] & 15)] & 15;
+	sl = o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0;
+	return o->sl2vl[(size_t)p * 16 + sl] & 15;
+}
+
+/** chk_vl_in - chk_vl() for a packet that entered through port @in */
+static inline unsigned chk_vl_in(const struct chk_opts *o, uint32_t in, uint32_t p, uint32_t g,
+				 uint32_t nlids, uint32_t lid)
+{
+	const uint8_t *row = o && o->vlx && o->vlx->n ? chk_vlx_find(o->vlx, in, p) : NULL;
+
+	if (!row)
+		return chk_vl(o, p, g, nlids, lid);
+	return row[o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0] & 15;
+}
+
+/** chk_sl_group - source group of node @n (0 without an SL table) */
+static inline uint32_t chk_sl_group(const struct chk_opts *o, uint32_t n)
+{
+	return o && o->sl && o->sl_group ? o->sl_group[n] : 0;
 }
 
 /** chk_opts_init - defaults: seed 1, 64 shift samples, 32 bisections, 512-host job */
@@ -235,7 +226,7 @@ uint64_t chk_hard_findings(const struct chk_report *r);
  * (and ch_routes/ch_routes_tc).  O(switches x LIDs) for the route trees,
  * O(channels x radix) for the dependency graph.
  */
-int chk_findings(const struct topo *t, const struct lft *l, const struct chk_class *c,
+int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		 const struct chk_opts *o, struct chk_report *r);
 /**
  * chk_credit_loops - credit loops (CHK_F_CREDIT_LOOP): cycles of the
@@ -250,14 +241,14 @@ int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *o
  * Balance metrics use the route counts of chk_findings(); if it has not
  * run on @r yet, chk_metrics() runs it first (so @r gets findings too).
  */
-int chk_metrics(const struct topo *t, const struct lft *l, const struct chk_class *c,
+int chk_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
 		const struct chk_opts *o, struct chk_report *r);
 /**
  * chk_traffic_metrics - only the traffic-pattern metrics (shifts and their
  * lower bound, EBB, double binary trees, storage incast, all-to-all, which
  * fills ch_load); chk_metrics() calls it after the route-count metrics
  */
-int chk_traffic_metrics(const struct topo *t, const struct lft *l, const struct chk_class *c,
+int chk_traffic_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
 			const struct chk_opts *o, struct chk_report *r);
 
 #endif

@@ -125,6 +125,11 @@ uint32_t topo_lid_node(const struct topo *t, uint32_t lid);
 uint16_t topo_node_lid(const struct topo *t, uint32_t node);
 /** topo_is_sharp_an - true for a SHARP aggregation-node CA */
 bool topo_is_sharp_an(const struct topo *t, uint32_t node);
+/**
+ * topo_assign_lids - assign LIDs to end ports that have none (switch port
+ * 0: one LID; CA ports: 2^@lmc aligned), in node order after max_lid
+ */
+int topo_assign_lids(struct topo *t, unsigned lmc);
 /** topo_free - release a fabric (NULL is fine) */
 void topo_free(struct topo *t);
 /** topo_equal - same nodes, ports, LIDs and links (by GUID); @why gets the first difference */

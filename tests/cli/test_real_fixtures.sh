@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/cli/test_real_fixtures.sh - ffroute against real third-party dumps.
 #
-# Every file in $REAL_FIXTURES (default ../shared/fixtures/real; read only,
+# Every file in $REAL_FIXTURES (default tests/data/real; read only,
 # never edited) that is a fabric must load with "ffroute info", exit 0, and
 # report the node and link counts this script derives independently from
 # the raw text with grep/awk:
@@ -20,7 +20,7 @@
 # Skips (77) when the directory is missing.
 
 : "${FFROUTE:?FFROUTE not set}"
-REAL=${REAL_FIXTURES:-${top_srcdir:-.}/../shared/fixtures/real}
+REAL=${REAL_FIXTURES:-${top_srcdir:-.}/tests/data/real}
 if [ ! -d "$REAL" ]; then
 	echo "SKIP: no real fixtures in $REAL"
 	exit 77

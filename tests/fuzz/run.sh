@@ -7,7 +7,7 @@ set -eu
 build=${1:?usage: run.sh BUILDDIR [SECONDS]}
 secs=${2:-20}
 src=$(cd "$(dirname "$0")/../.." && pwd)
-real=${REAL_FIXTURES:-$src/../shared/fixtures/real}
+real=${REAL_FIXTURES:-$src/tests/data/real}
 work=$(mktemp -d "${TMPDIR:-/tmp}/ffr-fuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

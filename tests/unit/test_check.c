@@ -178,17 +178,17 @@ static void route(const struct topo *t, struct lft *l, uint64_t sw, uint32_t lid
 /* ---- running the checker ------------------------------------------------------- */
 
 struct res {
-	struct chk_class c;
+	struct cls c;
 	struct chk_report r;
 };
 
 static void check(const struct topo *t, const struct lft *l, const struct chk_opts *o,
-		  const struct chk_roles *ov, struct res *x)
+		  const struct cls_overrides *ov, struct res *x)
 {
 	struct chk_opts def;
 
 	chk_opts_init(&def);
-	assert_int_equal(chk_classify(t, ov, &x->c), 0);
+	assert_int_equal(cls_classify(t, ov, &x->c), 0);
 	assert_int_equal(chk_report_init(&x->r, t->nports), 0);
 	assert_int_equal(chk_findings(t, l, &x->c, o ? o : &def, &x->r), 0);
 }
@@ -196,7 +196,7 @@ static void check(const struct topo *t, const struct lft *l, const struct chk_op
 static void res_free(struct res *x)
 {
 	chk_report_free(&x->r);
-	chk_class_free(&x->c);
+	cls_free(&x->c);
 }
 
 static uint64_t count(const struct res *x, enum chk_finding_kind k)
@@ -277,12 +277,12 @@ static void test_tree_clean(void **state)
 	assert_true(chk_metric_get(&x.r, "nonminimal_max_stretch") == 1);
 	/* L1 -> cn0001 carries the routes of all 5 switches to LID 1 */
 	assert_int_equal(x.r.ch_routes[topo_port(t, node_of(t, L1), 1)], 5);
-	assert_int_equal(x.r.ch_routes_tc[CHK_TC_COMPUTE][topo_port(t, node_of(t, L1), 1)], 5);
+	assert_int_equal(x.r.ch_routes_tc[CLS_TC_COMPUTE][topo_port(t, node_of(t, L1), 1)], 5);
 	/* L1 -> S1: L1's routes to LIDs 3-7, 10, 13, 14 and S2's to S1 (10) */
 	assert_int_equal(x.r.ch_routes[topo_port(t, node_of(t, L1), 3)], 9);
 	/* S1 -> L2: routes of S1, L1, L3 to LIDs 3, 4, 13 */
 	assert_int_equal(x.r.ch_routes[topo_port(t, node_of(t, S1), 2)], 9);
-	assert_int_equal(x.r.ch_routes_tc[CHK_TC_OTHER][topo_port(t, node_of(t, S1), 2)], 3);
+	assert_int_equal(x.r.ch_routes_tc[CLS_TC_OTHER][topo_port(t, node_of(t, S1), 2)], 3);
 	res_free(&x);
 	lft_free(l);
 	topo_free(t);
@@ -659,15 +659,19 @@ static void test_zone_class(void **state)
 	assert_int_equal(x.c.level[node_of(t, BR1)], 3);
 	assert_true(x.c.interzone[topo_port(t, node_of(t, SA1), 3)]);
 	assert_false(x.c.interzone[topo_port(t, node_of(t, SA1), 1)]);
-	assert_int_equal(x.c.role[node_of(t, 0x2002)], CHK_ROLE_STORAGE);
+	assert_int_equal(x.c.role[node_of(t, 0x2002)], CLS_ROLE_STORAGE);
 	/*
 	 * Min-hop crosses zones once, through a bridge; but the bridges close
 	 * an 8-switch ring SA1-BR1-SB1-LB1-SB2-BR2-SA2-LA1, and min-hop routes
-	 * around it both ways: one credit loop per direction.
+	 * around it both ways: one credit loop per direction.  Only switches'
+	 * own routes use the ring's down->up turns (SA1 reaches SB2's LID
+	 * through LA1 and SA2 at a hop-count tie; no CA's packets pass SA1 ->
+	 * LA1 -> SA2, checked by hand), so they are credit_loop_switch.
 	 */
-	expect_only(&x, BIT(CHK_F_CREDIT_LOOP));
-	assert_int_equal(count(&x, CHK_F_CREDIT_LOOP), 2);
-	expect_example(&x, CHK_F_CREDIT_LOOP, "VL0: SA1/1 -> LA1/4 -> SA2/3 -> BR2/2 -> SB2/1 -> "
+	expect_only(&x, BIT(CHK_F_CREDIT_LOOP_SW));
+	assert_int_equal(count(&x, CHK_F_CREDIT_LOOP_SW), 2);
+	assert_false(x.r.f[CHK_F_CREDIT_LOOP_SW].hard);
+	expect_example(&x, CHK_F_CREDIT_LOOP_SW, "VL0: SA1/1 -> LA1/4 -> SA2/3 -> BR2/2 -> SB2/1 -> "
 		       "LB1/3 -> SB1/3 -> BR1/1 -> SA1/1");
 	res_free(&x);
 	lft_free(l);
@@ -690,7 +694,8 @@ static void test_zone_link(void **state)
 	route(t, l, SB2, 3, 3);
 	route(t, l, BR2, 3, 1);
 	check(t, l, NULL, NULL, &x);
-	expect_only(&x, BIT(CHK_F_XZONE_LINK) | BIT(CHK_F_NONMINIMAL) | BIT(CHK_F_CREDIT_LOOP));
+	expect_only(&x, BIT(CHK_F_XZONE_LINK) | BIT(CHK_F_NONMINIMAL) | BIT(CHK_F_CREDIT_LOOP) |
+		    BIT(CHK_F_CREDIT_LOOP_SW));
 	assert_int_equal(count(&x, CHK_F_XZONE_LINK), 2);	/* LA1 and SA1 */
 	expect_example(&x, CHK_F_XZONE_LINK, "e.g. SA1 (uses inter-zone link SA1/3 -> BR1/1 "
 		       "(2 zone changes))");
@@ -714,7 +719,7 @@ static void test_storage_zone(void **state)
 	route(t, l, LB1, 2, 3);
 	check(t, l, NULL, NULL, &x);
 	expect_only(&x, BIT(CHK_F_STORAGE_XZONE) | BIT(CHK_F_XZONE_LINK) |
-			BIT(CHK_F_NONMINIMAL) | BIT(CHK_F_CREDIT_LOOP));
+			BIT(CHK_F_NONMINIMAL) | BIT(CHK_F_CREDIT_LOOP) | BIT(CHK_F_CREDIT_LOOP_SW));
 	assert_int_equal(count(&x, CHK_F_STORAGE_XZONE), 2);	/* LA2 and SA2 */
 	assert_int_equal(count(&x, CHK_F_XZONE_LINK), 2);
 	expect_example(&x, CHK_F_STORAGE_XZONE, "LID 2 (st001 mlx5_0/1): storage reached outside "
@@ -733,13 +738,13 @@ static void test_roles(void **state)
 		"Mellanox Technologies Aggregation Node", "gpu001 mlx5_0", "",
 	};
 	static const uint8_t want[] = {
-		CHK_ROLE_COMPUTE, CHK_ROLE_STORAGE, CHK_ROLE_MGMT, CHK_ROLE_MGMT, CHK_ROLE_STORAGE,
-		CHK_ROLE_SHARP, CHK_ROLE_COMPUTE, CHK_ROLE_COMPUTE,
+		CLS_ROLE_COMPUTE, CLS_ROLE_STORAGE, CLS_ROLE_MGMT, CLS_ROLE_MGMT, CLS_ROLE_STORAGE,
+		CLS_ROLE_SHARP, CLS_ROLE_COMPUTE, CLS_ROLE_COMPUTE,
 	};
 	const char *rf = "# overrides\n0x2001 storage zone=3\n0x3002 mgmt rail=2  # by port GUID\n"
 			 "0x2003 -\n";
-	struct chk_roles ov;
-	struct chk_class c;
+	struct cls_overrides ov;
+	struct cls c;
 	struct diag_list dl;
 	struct topo *t;
 	struct fab f;
@@ -752,42 +757,42 @@ static void test_roles(void **state)
 		fab_link(&f, S1, 1 + i, 0x2001 + i, 1);
 	}
 	t = fab_finish(&f);
-	assert_int_equal(chk_classify(t, NULL, &c), 0);
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
 	for (unsigned i = 0; i < 8; i++)
 		assert_int_equal(c.role[node_of(t, 0x2001 + i)], want[i]);
-	assert_int_equal(c.role[node_of(t, S1)], CHK_ROLE_SWITCH);
-	chk_class_free(&c);
+	assert_int_equal(c.role[node_of(t, S1)], CLS_ROLE_SWITCH);
+	cls_free(&c);
 
 	diag_init(&dl, 20);
-	assert_int_equal(chk_roles_read(rf, strlen(rf), "r.txt", &ov, &dl), 0);
+	assert_int_equal(cls_overrides_read(rf, strlen(rf), "r.txt", &ov, &dl), 0);
 	assert_int_equal(dl.n, 0);
 	assert_int_equal(ov.n, 3);
 	assert_int_equal(ov.v[0].guid, 0x2001);
-	assert_int_equal(ov.v[0].role, CHK_ROLE_STORAGE);
+	assert_int_equal(ov.v[0].role, CLS_ROLE_STORAGE);
 	assert_int_equal(ov.v[0].zone, 3);
 	assert_int_equal(ov.v[0].rail, -1);
 	assert_int_equal(ov.v[1].rail, 2);
 	assert_int_equal(ov.v[2].role, -1);
-	assert_int_equal(chk_classify(t, &ov, &c), 0);
-	assert_int_equal(c.role[node_of(t, 0x2001)], CHK_ROLE_STORAGE);
+	assert_int_equal(cls_classify(t, &ov, &c), 0);
+	assert_int_equal(c.role[node_of(t, 0x2001)], CLS_ROLE_STORAGE);
 	assert_int_equal(c.zone[node_of(t, 0x2001)], 3);
 	assert_int_equal(c.nzones, 4);
-	assert_int_equal(c.role[node_of(t, 0x2002)], CHK_ROLE_MGMT);	/* by port GUID */
+	assert_int_equal(c.role[node_of(t, 0x2002)], CLS_ROLE_MGMT);	/* by port GUID */
 	assert_int_equal(c.rail[node_of(t, 0x2002)], 2);
-	assert_int_equal(c.role[node_of(t, 0x2003)], CHK_ROLE_MGMT);	/* "-" keeps */
-	chk_class_free(&c);
-	chk_roles_free(&ov);
+	assert_int_equal(c.role[node_of(t, 0x2003)], CLS_ROLE_MGMT);	/* "-" keeps */
+	cls_free(&c);
+	cls_overrides_free(&ov);
 	diag_free(&dl);
 	topo_free(t);
 }
 
 static void expect_roles_error_n(const char *text, size_t len, const char *msg)
 {
-	struct chk_roles ov;
+	struct cls_overrides ov;
 	struct diag_list dl;
 
 	diag_init(&dl, 20);
-	assert_int_equal(chk_roles_read(text, len, "r.txt", &ov, &dl), -EINVAL);
+	assert_int_equal(cls_overrides_read(text, len, "r.txt", &ov, &dl), -EINVAL);
 	assert_int_equal(ov.n, 0);
 	assert_null(ov.v);
 	unit_expect_diag(&dl, msg);
@@ -870,7 +875,7 @@ static void test_sl2vl(void **state)
 
 	(void)state;
 	diag_init(&dl, 20);
-	assert_int_equal(chk_sl2vl_read(dump, strlen(dump), "s.dump", t, &tab, &dl), 0);
+	assert_int_equal(chk_sl2vl_read(dump, strlen(dump), "s.dump", t, &tab, NULL, &dl), 0);
 	assert_int_equal(tab[r0p2 * 16 + 0], 1);	/* input port 1's row */
 	assert_int_equal(tab[r0p2 * 16 + 15], 1);
 	assert_int_equal(tab[h0 * 16 + 5], 1);
@@ -890,7 +895,7 @@ static void test_sl2vl(void **state)
 	       "1   2   : 0  1  2\n"
 	       "Channel Adapter 0x0000000000001002, base LID 1, \"R1\"\n"
 	       "Switch 1001\n";
-	assert_int_equal(chk_sl2vl_read(dump, strlen(dump), "s.dump", t, &tab, &dl), -EINVAL);
+	assert_int_equal(chk_sl2vl_read(dump, strlen(dump), "s.dump", t, &tab, NULL, &dl), -EINVAL);
 	assert_null(tab);
 	unit_expect_diag(&dl, "s.dump:1:1: error: SL2VL row before any node header");
 	unit_expect_diag(&dl, "s.dump:3:56: error: VL out of range (0..15)");
@@ -918,7 +923,7 @@ static void test_sl2vl_opensm(void **state)
 	t = topo_read_file(lst, FFR_FMT_AUTO, &dl);
 	assert_non_null(t);
 	buf = unit_read_file(sd, &len);
-	assert_int_equal(chk_sl2vl_read(buf, len, sd, t, &tab, &dl), 0);
+	assert_int_equal(chk_sl2vl_read(buf, len, sd, t, &tab, NULL, &dl), 0);
 	assert_int_equal(dl.n, 0);
 	for (uint32_t p = 0; p < t->nports; p++)
 		if (t->port_remote[p] != TOPO_NONE)

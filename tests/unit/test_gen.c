@@ -17,7 +17,7 @@
 #include <ffroute/gen.h>
 #include <ffroute/io.h>
 
-#include "gen_int.h"
+#include "gen/gen_int.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 

@@ -6,7 +6,7 @@
  * Hand-written fixtures live in tests/data/ibnd/ (clean.topo has the
  * fabric drawn at its top); bad-*.topo list their exact diagnostics in
  * "# expect:" lines.  The real third-party dumps come from
- * ../shared/fixtures/real; their expected counts were derived with grep and
+ * tests/data/real; their expected counts were derived with grep and
  * awk over the files (see each test), not from this reader.
  */
 #include "unit.h"

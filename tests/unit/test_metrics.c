@@ -21,7 +21,7 @@ struct fab {
 	struct diag_list dl;
 	struct topo *t;
 	struct lft *l;
-	struct chk_class c;
+	struct cls c;
 	struct chk_opts o;
 	struct chk_report r;
 };
@@ -92,7 +92,7 @@ static void fab_init(struct fab *f, struct topo *raw, uint32_t skip)
 	assert_non_null(f->t);
 	f->l = ru_dmodk(f->t);
 	assert_non_null(f->l);
-	assert_int_equal(chk_classify(f->t, NULL, &f->c), 0);
+	assert_int_equal(cls_classify(f->t, NULL, &f->c), 0);
 	chk_opts_init(&f->o);
 	assert_int_equal(chk_report_init(&f->r, f->t->nports), 0);
 }
@@ -113,13 +113,13 @@ static void fab_gen(struct fab *f, const struct gen_opts *go, bool drop_spine)
 	diag_init(&f->dl, 0);
 	raw = gen_fabric(go, &f->dl);
 	if (raw && drop_spine) {
-		struct chk_class c;
+		struct cls c;
 
-		assert_int_equal(chk_classify(raw, NULL, &c), 0);
+		assert_int_equal(cls_classify(raw, NULL, &c), 0);
 		for (uint32_t n = 0; n < raw->nnodes && skip == TOPO_NONE; n++)
 			if (topo_is_switch(raw, n) && c.level[n] == 2)
 				skip = n;
-		chk_class_free(&c);
+		cls_free(&c);
 		assert_true(skip != TOPO_NONE);
 	}
 	fab_init(f, raw, skip);
@@ -135,7 +135,7 @@ static void fab_run(struct fab *f)
 static void fab_free(struct fab *f)
 {
 	chk_report_free(&f->r);
-	chk_class_free(&f->c);
+	cls_free(&f->c);
 	lft_free(f->l);
 	topo_free(f->t);
 	diag_free(&f->dl);
@@ -563,8 +563,8 @@ static void test_link_routes_per_class(void **state)
 	expect_metric(&f, "vl1_routes", 3);
 	assert_true(isnan(m(&f, "vl2_routes")));
 	assert_int_equal(f.r.ch_routes[swport(&f, 1, 3)], 4);
-	assert_int_equal(f.r.ch_routes_tc[CHK_TC_OTHER][swport(&f, 1, 3)], 3);
-	assert_int_equal(f.r.ch_routes_tc[CHK_TC_STORAGE][swport(&f, 2, 3)], 1);
+	assert_int_equal(f.r.ch_routes_tc[CLS_TC_OTHER][swport(&f, 1, 3)], 3);
+	assert_int_equal(f.r.ch_routes_tc[CLS_TC_STORAGE][swport(&f, 2, 3)], 1);
 	assert_int_equal(f.r.ch_routes[swport(&f, 0, 2)], 6);
 	assert_int_equal(f.r.ch_routes[swport(&f, 1, 1)], 3);	/* leaf 1 -> cn0 */
 	free(sl);
@@ -614,7 +614,7 @@ static void test_routes_match_findings(void **state)
 	assert_int_equal(chk_findings(f.t, f.l, &f.c, &f.o, &f.r), 0);
 	for (uint32_t p = 0; p < f.t->nports; p++) {
 		assert_int_equal(f.r.ch_routes[p], mine.ch_routes[p]);
-		for (unsigned k = 0; k < CHK_TC_COUNT; k++)
+		for (unsigned k = 0; k < CLS_TC_COUNT; k++)
 			assert_int_equal(f.r.ch_routes_tc[k][p], mine.ch_routes_tc[k][p]);
 	}
 	assert_int_equal(chk_metrics(f.t, f.l, &f.c, &f.o, &f.r), 0);

@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include <ffroute/topo.h>
-#include "lft_load.h"
-#include "text.h"
+#include "model/lft_load.h"
+#include "base/text.h"
 
 static int add(struct topo_builder *b, uint8_t type, uint8_t nports, uint64_t guid,
 	       const char *name, const char *desc)

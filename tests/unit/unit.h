@@ -3,7 +3,7 @@
  * unit.h - shared helpers for the cmocka unit tests.
  *   unit_expect_diag(dl, text)   some diagnostic's "file:line:col: level: msg" contains text
  *   unit_read_file(path, &len)   whole file, malloc'd, NUL-terminated (fails the test if absent)
- *   unit_real_fixture(name)      path of ../shared/fixtures/real/<name> (REAL_FIXTURES env
+ *   unit_real_fixture(name)      path of tests/data/real/<name> (REAL_FIXTURES env
  *                                overrides); NULL if the directory is missing
  */
 #ifndef FFROUTE_UNIT_H
@@ -70,7 +70,7 @@ static inline const char *unit_real_fixture(const char *name)
 	struct stat st;
 
 	if (!dir || !*dir)
-		dir = SRCDIR "/../shared/fixtures/real";
+		dir = SRCDIR "/tests/data/real";
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	return stat(path, &st) == 0 ? path : NULL;
 }

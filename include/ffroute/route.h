@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * route.h - the routing engine: LFTs, SLs and SL2VL tables for a
+ * classified fabric, verified before they are returned.
+ *
+ * Inputs: a struct topo and its struct cls (class.h).  Outputs (struct
+ * route_out): the LFT of every switch, the SL of every (source group,
+ * destination LID) and the SL2VL table of every sending port, and figures
+ * of the run.  route_run() refuses (and returns no tables) when the
+ * classification refused the fabric, when the engine cannot route every
+ * reachable LID, or when the checker finds any hard finding in the result
+ * (loops, black holes, credit loops per VL, rail/zone violations).
+ *
+ * Table sizes: LFT nsw x (max_lid + 1) bytes; SL ngroups x (max_lid + 1)
+ * bytes (ngroups = zones + 1 + switches); SL2VL nports x 16 bytes; scratch
+ * O(switch ports) per destination plus per-port load counters.
+ *
+ * RETURN VALUE: int functions return 0 or -errno; out->err says why.
+ */
+#ifndef FFROUTE_ROUTE_H
+#define FFROUTE_ROUTE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <ffroute/check.h>
+#include <ffroute/class.h>
+#include <ffroute/lft.h>
+#include <ffroute/topo.h>
+
+/* Service levels: SL 0 inside a zone, SL 1 + z for paths into zone z from
+ * elsewhere, ROUTE_SL_TURN for switch-to-switch paths that turn down->up. */
+#define ROUTE_SL_TURN 15
+
+enum route_log_level { ROUTE_LOG_ERROR = 0, ROUTE_LOG_INFO, ROUTE_LOG_DEBUG };
+
+struct route_opts {
+	unsigned vl_limit;	/* most data VLs the engine may use (default 2) */
+	int rail_isolation;	/* -1 auto (on when rails are found), 0 off, 1 on */
+	bool verify;		/* run the checker on the result (default true) */
+	/* optional logger; the core never prints */
+	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
+	void *log_ctx;
+};
+
+struct route_out {
+	struct lft *lft;	/* every switch's table (have[] all set) */
+	uint8_t *sl;		/* [ngroups * nlids]: SL from a source group to a LID */
+	uint32_t *sl_group;	/* [nnodes]: source group of each node */
+	uint32_t ngroups, nlids;
+	uint8_t *sl2vl;		/* [nports * 16]: VL of each SL leaving each port */
+	struct chk_vlx vlx;	/* SL2VL of (in, out) port pairs that differ: turns */
+	unsigned nvls;		/* data VLs used (1 = no VL layering) */
+	uint64_t routes;	/* (switch, LID) entries set */
+	uint64_t turn_routes;	/* switch-to-switch routes that turn down->up */
+	uint64_t hard_findings;	/* from the verification (0 when returned) */
+	double seconds;		/* wall time of route_run */
+	char err[240];		/* why route_run failed */
+};
+
+/* An engine: compute() fills @out (no verification). */
+struct route_engine {
+	const char *name;
+	int (*compute)(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		       struct route_out *out);
+};
+
+extern const struct route_engine route_engine_ffroute;
+
+/** route_opts_init - defaults: 2 VLs, rail isolation auto, verify on */
+void route_opts_init(struct route_opts *o);
+/**
+ * route_run - classify-aware routing plus verification
+ * Return: 0 with @out filled, or -EINVAL (refused: out->err), -ENOMEM.
+ * On failure @out holds no tables.
+ */
+int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
+	      struct route_out *out);
+/** route_out_free - release the tables (a zeroed struct is fine) */
+void route_out_free(struct route_out *out);
+/** route_sl - SL of the path from @src_node to @dlid (0 when unknown) */
+uint8_t route_sl(const struct route_out *out, uint32_t src_node, uint32_t dlid);
+
+#endif

@@ -1,0 +1,930 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * chk_find.c - correctness, minimality, rail and zone findings of a routing.
+ *
+ * A route is the forwarding path of one (switch with a table, LID) pair,
+ * for every switch that has a table and every LID the fabric assigns (each
+ * LID of a port's LMC range, switch port-0 LIDs included).
+ *
+ * Algorithm.  Destinations are taken one at a time, grouped by the switch
+ * their port is cabled to (the "attach" switch; a switch LID's attach
+ * switch is the switch itself).  One BFS over switch-switch links from the
+ * attach switch gives every switch's shortest distance in switch hops and
+ * whether a physical path exists.  Then each switch's outcome toward the
+ * LID is resolved with memoisation: a switch's outcome is its own LFT
+ * entry's outcome, or, when the entry leads to another switch with a
+ * table, that switch's outcome one hop longer.  Walking from an unresolved
+ * switch pushes switches on a chain until a resolved switch, a terminal
+ * entry or a switch already on the chain (a loop) is met; the chain then
+ * inherits back.  Every switch is resolved once per LID, so the total is
+ * O(switches x LIDs) LFT reads, plus one BFS per attach switch,
+ * O(switches x switch links) in all.  Route properties needed by the zone
+ * and rail findings (inter-zone link used, zone left, other-rail leaf
+ * passed, number of zone changes) are memoised the same way.  Per-channel
+ * route counts come from subtree sizes: the valid routes toward one LID
+ * form an in-tree; processing switches by decreasing hop count and adding
+ * each subtree to its next hop gives the routes using each channel in
+ * O(switches) per LID: r->ch_routes[p] is the number of valid routes whose
+ * path uses channel p (switch-switch and switch-CA channels alike), and
+ * r->ch_routes_tc[k][p] the same for destinations of traffic class k
+ * (switch LIDs count as "other").  The valid routes are handed to
+ * chk_cdg.c as a bitmap for the credit-loop analysis.
+ *
+ * Definitions (a "route" is one (switch, LID) pair; counts are routes
+ * unless said otherwise; examples are grouped per destination LID):
+ *
+ *   no_table              a switch has no forwarding table (counted per
+ *                         switch; routes of other switches that enter it
+ *                         are counted in its example, not elsewhere). Hard.
+ *   unreachable           an LFT entry on the way is empty (or the LID is
+ *                         beyond the table) although a physical path exists
+ *                         from the switch to the destination.  Hard.
+ *   unreachable_physical  no physical path (over cabled switch-switch links)
+ *                         from the switch to the destination's attach
+ *                         switch, whatever the LFTs say.  Not hard.
+ *   loop                  the route visits a switch twice.  Hard.
+ *   blackhole             the route ends at an out-port that is not cabled
+ *                         or beyond the switch's ports, at port 0 of a switch
+ *                         that does not own the LID, or at a CA/router port
+ *                         that does not own the LID.  Hard.
+ *   switch_lid            a route to a switch LID is a loop, black hole or
+ *                         empty entry although a physical path exists (kept
+ *                         apart from the CA-LID findings above).  Hard.
+ *   non_minimal           a valid route takes more switch-switch hops than
+ *                         the BFS shortest distance; stretch = hops taken /
+ *                         shortest.  Not hard.  Metrics nonminimal_routes,
+ *                         nonminimal_max_stretch (1 when none),
+ *                         nonminimal_routes_zone<k> (switch and destination
+ *                         both in zone k) and nonminimal_routes_other.
+ *   rail_mix              (rails exist: >= 2) a switch-switch link carries,
+ *                         in either direction, valid routes from a rail-r
+ *                         leaf to rail-r CAs for two different r (routes
+ *                         from other rails' leaves are cross-rail traffic a
+ *                         rail-optimized fabric does not send).  Counted
+ *                         per link.  Hard.
+ *   rail_leave            (rails exist) a valid route from a switch of rail
+ *                         r's plane (the leaves of rail r and every switch
+ *                         with no rail) to a rail-r CA passes, after the
+ *                         switch, a leaf of another rail although the
+ *                         switch reaches the CA's leaf inside the plane.
+ *                         Hard.
+ *   cross_zone_link       (zones exist: >= 2) a valid route from a switch to
+ *                         a CA of the same zone uses an inter-zone link, or
+ *                         any valid route to a CA changes zone more than
+ *                         once (changes counted between consecutive zoned
+ *                         switches on the path; bridges have no zone).  Hard.
+ *   storage_cross_zone    (zones exist) a valid route from a switch of zone
+ *                         z to a storage HCA of zone z passes a switch that
+ *                         is not in zone z.  Hard.  (Such a route is also a
+ *                         cross_zone_link.)
+ *   credit_loop           see chk_cdg.c.
+ *
+ * Examples name nodes by NodeDescription, or by GUID when it is empty or
+ * shared with another node, and give port numbers and LIDs.
+ *
+ * Invariants: the topology and LFTs are read-only; a report's counters
+ * only grow; output is deterministic (switches and LIDs in index order
+ * within a destination group, groups in attach-switch order).
+ * Memory: O(switches) per destination, O(ports) per channel, plus a
+ * switches x LIDs bitmap.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/check.h>
+
+/* Outcome of one route, for the current destination. */
+enum fst {
+	FS_NEW = 0,	/* not resolved yet */
+	FS_BUSY,	/* on the current chain */
+	FS_OK,
+	FS_NO_ROUTE,	/* empty entry */
+	FS_NO_TABLE,	/* enters a switch without a table (at = that switch) */
+	FS_LOOP,	/* at = a switch of the cycle */
+	FS_DEAD,	/* uncabled port or beyond the radix */
+	FS_PORT0,	/* port 0 of a switch that does not own the LID */
+	FS_WRONG,	/* delivered to a CA/router port that does not own the LID */
+	FS_STEP,	/* internal: go on at the next switch */
+};
+
+/* Memoised route properties (from this switch on, this one included). */
+#define FB_IZ	1	/* uses an inter-zone link */
+#define FB_NZ	2	/* passes a switch outside the destination's zone */
+#define FB_OR	4	/* passes a leaf of another rail than the destination's */
+#define FB_RAIL	8	/* (subtree pass) carries routes from a leaf of the destination's rail */
+
+#define DIST_INF UINT32_MAX
+#define NAME_LEN 72
+
+struct find {
+	const struct topo *t;
+	const struct lft *l;
+	const struct cls *c;
+	const struct chk_opts *o;
+	struct chk_report *r;
+	uint32_t nsw, nlids;
+	bool zones, rails;
+	/* current destination */
+	uint32_t lid, dnode, dport, attach;
+	int16_t dzone, drail;
+	bool dsw, dca, dstor;
+	/* per switch ordinal, for the current destination */
+	uint8_t *st, *bits, *zch;
+	int16_t *fz;
+	uint16_t *hops;
+	uint32_t *at, *nxt, *outp, *sub, *chain, *order, *bucket;
+	/* per switch ordinal, for the current attach switch */
+	uint32_t *dist, *queue;
+	/* whole run */
+	uint32_t *pcomp;	/* [nrails x nsw] component in rail r's plane or TOPO_NONE */
+	uint8_t *ok;		/* bit s * nlids + lid: valid route */
+	uint64_t *notab;	/* [nsw] routes entering this table-less switch */
+	int16_t *chr[2];	/* [nports] first two rails routed over the channel */
+	uint32_t *chlid[2];	/* a LID of each */
+	uint64_t nvalid, nroutes, nonmin, nonmin_other, *nonmin_zone;
+	bool use_vl;		/* SL and SL2VL tables given */
+	uint64_t vl[16];	/* (route, switch-switch channel) pairs per VL */
+	double max_stretch;
+	/* per destination tallies */
+	uint32_t tn[CHK_F_COUNT], tfirst[CHK_F_COUNT];
+};
+
+/* ---- names ---------------------------------------------------------------- */
+
+/* NodeDescription, or the GUID when it is empty or not unique. */
+static void nname(const struct topo *t, uint32_t n, char *buf)
+{
+	chk_node_name(t, n, buf, NAME_LEN);
+}
+
+/* "LID 12 (cn0001 mlx5_0/1)" or "LID 3 (switch spine01)" */
+static void lidname(const struct find *f, char *buf, size_t len)
+{
+	char n[NAME_LEN];
+
+	nname(f->t, f->dnode, n);
+	if (f->dsw)
+		snprintf(buf, len, "LID %u (switch %s)", f->lid, n);
+	else
+		snprintf(buf, len, "LID %u (%s/%u)", f->lid, n, topo_port_num(f->t, f->dport));
+}
+
+static void swname(const struct find *f, uint32_t s, char *buf)
+{
+	nname(f->t, f->t->sw_node[s], buf);
+}
+
+/* Count @n occurrences of @k; keep @ex (may be NULL) as an example. */
+static void note(struct chk_report *r, enum chk_finding_kind k, bool hard, uint64_t n,
+		 const char *ex)
+{
+	struct chk_finding *f = &r->f[k];
+
+	if (!n)
+		return;
+	f->count += n;
+	f->hard = f->hard || hard;
+	if (ex && f->nex < CHK_EXAMPLES)
+		snprintf(f->ex[f->nex++], sizeof(f->ex[0]), "%s", ex);
+}
+
+static bool want_example(const struct find *f, enum chk_finding_kind k)
+{
+	return f->r->f[k].nex < CHK_EXAMPLES;
+}
+
+/* ---- allocation ------------------------------------------------------------ */
+
+static void find_free(struct find *f)
+{
+	free(f->st);
+	free(f->bits);
+	free(f->zch);
+	free(f->fz);
+	free(f->hops);
+	free(f->at);
+	free(f->nxt);
+	free(f->outp);
+	free(f->sub);
+	free(f->chain);
+	free(f->order);
+	free(f->bucket);
+	free(f->dist);
+	free(f->queue);
+	free(f->pcomp);
+	free(f->ok);
+	free(f->notab);
+	free(f->nonmin_zone);
+	for (int i = 0; i < 2; i++) {
+		free(f->chr[i]);
+		free(f->chlid[i]);
+	}
+}
+
+static int find_alloc(struct find *f)
+{
+	size_t n = (size_t)f->nsw + 1, np = (size_t)f->t->nports + 1;
+
+	f->st = calloc(n, 1);
+	f->bits = calloc(n, 1);
+	f->zch = calloc(n, 1);
+	f->fz = calloc(n, sizeof(int16_t));
+	f->hops = calloc(n, sizeof(uint16_t));
+	f->at = calloc(n, sizeof(uint32_t));
+	f->nxt = calloc(n, sizeof(uint32_t));
+	f->outp = calloc(n, sizeof(uint32_t));
+	f->sub = calloc(n, sizeof(uint32_t));
+	f->chain = calloc(n, sizeof(uint32_t));
+	f->order = calloc(n, sizeof(uint32_t));
+	f->bucket = calloc(n + 1, sizeof(uint32_t));
+	f->dist = calloc(n, sizeof(uint32_t));
+	f->queue = calloc(n, sizeof(uint32_t));
+	f->pcomp = calloc(n * (f->c->nrails + 1), sizeof(uint32_t));
+	f->ok = calloc(((size_t)f->nsw * f->nlids + 7) / 8 + 1, 1);
+	f->notab = calloc(n, sizeof(uint64_t));
+	f->nonmin_zone = calloc((size_t)f->c->nzones + 1, sizeof(uint64_t));
+	for (int i = 0; i < 2; i++) {
+		f->chr[i] = malloc(np * sizeof(int16_t));
+		f->chlid[i] = calloc(np, sizeof(uint32_t));
+		if (!f->chr[i] || !f->chlid[i])
+			return -ENOMEM;
+		for (size_t p = 0; p < np; p++)
+			f->chr[i][p] = -1;
+	}
+	if (!f->st || !f->bits || !f->zch || !f->fz || !f->hops || !f->at || !f->nxt ||
+	    !f->outp || !f->sub || !f->chain || !f->order || !f->bucket || !f->dist ||
+	    !f->queue || !f->pcomp || !f->ok || !f->notab || !f->nonmin_zone)
+		return -ENOMEM;
+	return 0;
+}
+
+/* ---- physical reachability --------------------------------------------------- */
+
+/* Switch ordinal across port index @p, or TOPO_NONE. */
+static uint32_t sw_peer(const struct topo *t, uint32_t p)
+{
+	uint32_t r = t->port_remote[p];
+
+	if (r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
+		return TOPO_NONE;
+	return t->node_sw[t->port_node[r]];
+}
+
+/* BFS over switch-switch links from switch ordinal @a into f->dist. */
+static void bfs(struct find *f, uint32_t a)
+{
+	const struct topo *t = f->t;
+	uint32_t head = 0, tail = 0;
+
+	for (uint32_t s = 0; s < f->nsw; s++)
+		f->dist[s] = DIST_INF;
+	if (a == TOPO_NONE)
+		return;
+	f->dist[a] = 0;
+	f->queue[tail++] = a;
+	while (head < tail) {
+		uint32_t s = f->queue[head++], node = t->sw_node[s];
+
+		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+			uint32_t q = sw_peer(t, p);
+
+			if (q != TOPO_NONE && f->dist[q] == DIST_INF) {
+				f->dist[q] = f->dist[s] + 1;
+				f->queue[tail++] = q;
+			}
+		}
+	}
+}
+
+/* In rail r's plane: a leaf of rail r or a switch without a rail. */
+static bool in_plane(const struct find *f, uint32_t s, int r)
+{
+	int16_t sr = f->c->rail[f->t->sw_node[s]];
+
+	return sr < 0 || sr == r;
+}
+
+/* Connected components of each rail plane (labelled by lowest member). */
+static void rail_planes(struct find *f)
+{
+	const struct topo *t = f->t;
+
+	for (uint32_t r = 0; r < f->c->nrails; r++) {
+		uint32_t *comp = f->pcomp + (size_t)r * f->nsw;
+
+		for (uint32_t s = 0; s < f->nsw; s++)
+			comp[s] = TOPO_NONE;
+		for (uint32_t s0 = 0; s0 < f->nsw; s0++) {
+			uint32_t head = 0, tail = 0;
+
+			if (comp[s0] != TOPO_NONE || !in_plane(f, s0, (int)r))
+				continue;
+			comp[s0] = s0;
+			f->queue[tail++] = s0;
+			while (head < tail) {
+				uint32_t s = f->queue[head++], node = t->sw_node[s];
+
+				for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1];
+				     p++) {
+					uint32_t q = sw_peer(t, p);
+
+					if (q == TOPO_NONE || comp[q] != TOPO_NONE ||
+					    !in_plane(f, q, (int)r))
+						continue;
+					comp[q] = s0;
+					f->queue[tail++] = q;
+				}
+			}
+		}
+	}
+}
+
+/* ---- resolving one destination ------------------------------------------------ */
+
+/* Switch ordinal @s's own entry; FS_STEP with *next to continue there. */
+static uint8_t step(struct find *f, uint32_t s, uint32_t *next)
+{
+	const struct topo *t = f->t;
+	uint32_t node = t->sw_node[s], p, r, n;
+	uint8_t e = lft_get(f->l, s, f->lid);
+
+	f->outp[s] = TOPO_NONE;
+	if (e == LFT_NONE)
+		return FS_NO_ROUTE;
+	if (e == 0)
+		return node == f->dnode ? FS_OK : FS_PORT0;
+	if (e > t->node_nports[node])
+		return FS_DEAD;
+	p = topo_port(t, node, e);
+	r = t->port_remote[p];
+	if (r == TOPO_NONE)
+		return FS_DEAD;
+	f->outp[s] = p;
+	n = t->port_node[r];
+	if (!topo_is_switch(t, n))
+		return r == f->dport ? FS_OK : FS_WRONG;
+	*next = t->node_sw[n];
+	return f->l->have[*next] ? FS_STEP : FS_NO_TABLE;
+}
+
+static uint8_t own_bits(const struct find *f, uint32_t s)
+{
+	uint32_t node = f->t->sw_node[s];
+	const struct cls *c = f->c;
+	uint8_t b = 0;
+
+	if (c->zone[node] != f->dzone)
+		b |= FB_NZ;
+	if (f->drail >= 0 && c->level[node] == 1 && c->rail[node] >= 0 &&
+	    c->rail[node] != f->drail)
+		b |= FB_OR;
+	return b;
+}
+
+static void terminal(struct find *f, uint32_t s, uint8_t res, uint32_t next)
+{
+	f->st[s] = res;
+	f->hops[s] = 0;
+	f->at[s] = res == FS_NO_TABLE ? next : s;
+	f->nxt[s] = res == FS_NO_TABLE ? next : TOPO_NONE;
+	if (res == FS_OK) {
+		f->bits[s] = own_bits(f, s);
+		f->fz[s] = f->c->zone[f->t->sw_node[s]];
+		f->zch[s] = 0;
+	}
+}
+
+static void inherit(struct find *f, uint32_t x, uint32_t y)
+{
+	int16_t z = f->c->zone[f->t->sw_node[x]];
+
+	f->st[x] = f->st[y];
+	f->at[x] = f->at[y];
+	if (f->st[x] != FS_OK)
+		return;
+	f->hops[x] = f->hops[y] < UINT16_MAX ? f->hops[y] + 1 : UINT16_MAX;
+	f->bits[x] = (uint8_t)((f->bits[y] & (FB_IZ | FB_NZ | FB_OR)) | own_bits(f, x) |
+			       (f->c->interzone[f->outp[x]] ? FB_IZ : 0));
+	f->fz[x] = z >= 0 ? z : f->fz[y];
+	f->zch[x] = f->zch[y];
+	if (z >= 0 && f->fz[y] >= 0 && z != f->fz[y] && f->zch[x] < UINT8_MAX)
+		f->zch[x]++;
+}
+
+static void resolve(struct find *f, uint32_t s)
+{
+	uint32_t n = 0, cur = s, nx = TOPO_NONE;
+
+	for (;;) {
+		uint8_t res;
+
+		f->chain[n++] = cur;
+		f->st[cur] = FS_BUSY;
+		res = step(f, cur, &nx);
+		if (res != FS_STEP) {
+			terminal(f, cur, res, nx);
+			break;
+		}
+		f->nxt[cur] = nx;
+		if (f->st[nx] == FS_BUSY) {
+			f->st[cur] = FS_LOOP;
+			f->at[cur] = nx;
+			break;
+		}
+		if (f->st[nx] != FS_NEW)
+			break;
+		cur = nx;
+	}
+	while (n--) {
+		uint32_t x = f->chain[n];
+
+		if (f->st[x] == FS_BUSY)
+			inherit(f, x, f->nxt[x]);
+	}
+}
+
+/* ---- examples ------------------------------------------------------------------ */
+
+/* "a/3 -> b/1 -> a/3": the cycle through switch ordinal @s0. */
+static void cycle_text(const struct find *f, uint32_t s0, char *buf, size_t len)
+{
+	size_t n = 0;
+	uint32_t s = s0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i <= f->nsw && n + 1 < len; i++) {
+		char nm[NAME_LEN];
+		uint32_t p = f->outp[s];
+
+		swname(f, s, nm);
+		n += (size_t)snprintf(buf + n, len - n, "%s%s/%u", i ? " -> " : "", nm,
+				      p == TOPO_NONE ? 0 : topo_port_num(f->t, p));
+		if (i && s == s0)
+			break;
+		s = f->nxt[s];
+		if (s == TOPO_NONE)
+			break;
+	}
+}
+
+/* Why the route of switch ordinal @s fails (blackhole / no route). */
+static void fail_text(const struct find *f, uint32_t s, char *buf, size_t len)
+{
+	const struct topo *t = f->t;
+	uint32_t a = f->at[s], node = t->sw_node[a];
+	uint8_t e = lft_get(f->l, a, f->lid);
+	char an[NAME_LEN], rn[NAME_LEN];
+
+	swname(f, a, an);
+	switch (f->st[s]) {
+	case FS_NO_ROUTE:
+		snprintf(buf, len, "empty LFT entry at %s", an);
+		break;
+	case FS_PORT0:
+		snprintf(buf, len, "%s sends it to its port 0 but does not own the LID", an);
+		break;
+	case FS_DEAD:
+		if (e > t->node_nports[node])
+			snprintf(buf, len, "%s sends it to port %u, beyond its %u ports", an, e,
+				 t->node_nports[node]);
+		else
+			snprintf(buf, len, "%s sends it to port %u, which is not cabled", an, e);
+		break;
+	case FS_WRONG:
+		nname(t, t->port_node[t->port_remote[f->outp[a]]], rn);
+		snprintf(buf, len, "%s/%u delivers it to %s/%u, which does not own the LID", an,
+			 e, rn, topo_port_num(t, t->port_remote[f->outp[a]]));
+		break;
+	case FS_LOOP:
+		buf[0] = '\0';
+		cycle_text(f, a, buf, len);
+		break;
+	default:
+		snprintf(buf, len, "%s", an);
+		break;
+	}
+}
+
+/* Path of switch ordinal @s's route: the first inter-zone link, or the last link. */
+static void xzone_text(const struct find *f, uint32_t s, char *buf, size_t len)
+{
+	const struct topo *t = f->t;
+	uint32_t x = s, p = TOPO_NONE;
+
+	for (unsigned i = 0; x != TOPO_NONE && i <= f->nsw; i++, x = f->nxt[x]) {
+		if (f->outp[x] != TOPO_NONE && f->c->interzone[f->outp[x]]) {
+			p = f->outp[x];
+			break;
+		}
+	}
+	if (p == TOPO_NONE) {
+		snprintf(buf, len, "changes zone %u times", f->zch[s]);
+	} else {
+		char a[NAME_LEN], b[NAME_LEN];
+		uint32_t q = t->port_remote[p];
+
+		nname(t, t->port_node[p], a);
+		nname(t, t->port_node[q], b);
+		snprintf(buf, len, "uses inter-zone link %s/%u -> %s/%u (%u zone changes)", a,
+			 topo_port_num(t, p), b, topo_port_num(t, q), f->zch[s]);
+	}
+}
+
+/* First other-rail leaf after switch ordinal @s on its route. */
+static void rail_text(const struct find *f, uint32_t s, char *buf, size_t len)
+{
+	uint32_t x = f->nxt[s];
+
+	for (unsigned i = 0; x != TOPO_NONE && i <= f->nsw; i++, x = f->nxt[x]) {
+		uint32_t node = f->t->sw_node[x];
+
+		if (f->c->level[node] == 1 && f->c->rail[node] >= 0 &&
+		    f->c->rail[node] != f->drail) {
+			char nm[NAME_LEN];
+
+			nname(f->t, node, nm);
+			snprintf(buf, len, "passes %s, a leaf of rail %d", nm, f->c->rail[node]);
+			return;
+		}
+	}
+	snprintf(buf, len, "leaves the plane");
+}
+
+static void emit_dest(struct find *f)
+{
+	static const char *const what[CHK_F_COUNT] = {
+		[CHK_F_UNREACHABLE] = "no route from",
+		[CHK_F_UNREACHABLE_PHYS] = "no physical path from",
+		[CHK_F_LOOP] = "routes loop from",
+		[CHK_F_BLACKHOLE] = "black hole from",
+		[CHK_F_SWITCH_LID] = "broken route from",
+		[CHK_F_NONMINIMAL] = "non-minimal from",
+		[CHK_F_RAIL_LEAVE] = "leaves its rail's plane from",
+		[CHK_F_XZONE_LINK] = "zone rule broken from",
+		[CHK_F_STORAGE_XZONE] = "storage reached outside its zone from",
+	};
+	char ln[120], sn[NAME_LEN], why[200], ex[sizeof(f->r->f[0].ex[0])];
+
+	for (unsigned k = 0; k < CHK_F_COUNT; k++) {
+		uint32_t s = f->tfirst[k];
+		bool hard = chk_finding_hard((enum chk_finding_kind)k);
+
+		if (!f->tn[k])
+			continue;
+		if (!want_example(f, (enum chk_finding_kind)k)) {
+			note(f->r, (enum chk_finding_kind)k, hard, f->tn[k], NULL);
+			continue;
+		}
+		lidname(f, ln, sizeof(ln));
+		swname(f, s, sn);
+		why[0] = '\0';
+		if (k == CHK_F_NONMINIMAL)
+			snprintf(why, sizeof(why), "%u switch hops, shortest %u", f->hops[s],
+				 f->dist[s]);
+		else if (k == CHK_F_XZONE_LINK || k == CHK_F_STORAGE_XZONE)
+			xzone_text(f, s, why, sizeof(why));
+		else if (k == CHK_F_RAIL_LEAVE)
+			rail_text(f, s, why, sizeof(why));
+		else if (k != CHK_F_UNREACHABLE_PHYS)
+			fail_text(f, s, why, sizeof(why));
+		snprintf(ex, sizeof(ex), "%s: %s %u switch%s, e.g. %s%s%s%s", ln, what[k], f->tn[k],
+			 f->tn[k] == 1 ? "" : "es", sn, why[0] ? " (" : "", why, why[0] ? ")" : "");
+		note(f->r, (enum chk_finding_kind)k, hard, f->tn[k], ex);
+	}
+}
+
+/* ---- tallies --------------------------------------------------------------------- */
+
+static void tally(struct find *f, enum chk_finding_kind k, uint32_t s)
+{
+	if (!f->tn[k]++)
+		f->tfirst[k] = s;
+}
+
+static void check_valid(struct find *f, uint32_t s)
+{
+	const struct cls *c = f->c;
+	uint32_t node = f->t->sw_node[s], a = f->attach;
+	int16_t z = c->zone[node];
+
+	f->nvalid++;
+	if (f->hops[s] > f->dist[s]) {
+		double stretch = f->dist[s] ? (double)f->hops[s] / (double)f->dist[s]
+					    : (double)f->hops[s];
+		int16_t dz = c->zone[f->dnode];
+
+		tally(f, CHK_F_NONMINIMAL, s);
+		f->nonmin++;
+		if (stretch > f->max_stretch)
+			f->max_stretch = stretch;
+		if (z >= 0 && z == dz && (uint32_t)z < c->nzones)
+			f->nonmin_zone[z]++;
+		else
+			f->nonmin_other++;
+	}
+	if (f->zones && f->dca) {
+		bool same = f->dzone >= 0 && z == f->dzone;
+
+		if ((same && (f->bits[s] & FB_IZ)) || f->zch[s] > 1)
+			tally(f, CHK_F_XZONE_LINK, s);
+		if (f->dstor && same && (f->bits[s] & FB_NZ))
+			tally(f, CHK_F_STORAGE_XZONE, s);
+	}
+	if (f->rails && f->dca && f->drail >= 0 && (uint32_t)f->drail < c->nrails &&
+	    f->nxt[s] != TOPO_NONE && (f->bits[f->nxt[s]] & FB_OR) &&
+	    in_plane(f, s, f->drail)) {
+		const uint32_t *comp = f->pcomp + (size_t)f->drail * f->nsw;
+
+		if (comp[s] != TOPO_NONE && comp[s] == comp[a])
+			tally(f, CHK_F_RAIL_LEAVE, s);
+	}
+}
+
+static void tally_switch(struct find *f, uint32_t s)
+{
+	bool phys = f->dist[s] != DIST_INF;
+	uint8_t st = f->st[s];
+	uint64_t bit = (uint64_t)s * f->nlids + f->lid;
+
+	f->nroutes++;
+	if (st == FS_OK) {
+		f->ok[bit >> 3] |= (uint8_t)(1u << (bit & 7));
+		check_valid(f, s);
+	} else if (st == FS_LOOP) {
+		tally(f, f->dsw ? CHK_F_SWITCH_LID : CHK_F_LOOP, s);
+	} else if (!phys) {
+		tally(f, CHK_F_UNREACHABLE_PHYS, s);
+	} else if (st == FS_NO_TABLE) {
+		f->notab[f->at[s]]++;
+	} else if (f->dsw) {
+		tally(f, CHK_F_SWITCH_LID, s);
+	} else {
+		tally(f, st == FS_NO_ROUTE ? CHK_F_UNREACHABLE : CHK_F_BLACKHOLE, s);
+	}
+}
+
+/* ---- per-channel route counts (subtree sizes) -------------------------------------- */
+
+static void rail_on(struct find *f, uint32_t p)
+{
+	if (f->chr[0][p] < 0) {
+		f->chr[0][p] = f->drail;
+		f->chlid[0][p] = f->lid;
+	} else if (f->chr[0][p] != f->drail && f->chr[1][p] < 0) {
+		f->chr[1][p] = f->drail;
+		f->chlid[1][p] = f->lid;
+	}
+}
+
+static void subtrees(struct find *f)
+{
+	const struct topo *t = f->t;
+	uint32_t *ch_tc = f->r->ch_routes_tc[cls_tclass_of((enum cls_role)f->c->role[f->dnode])];
+	uint32_t n = 0, maxh = 0;
+	bool rails = f->rails && f->dca && f->drail >= 0;
+
+	for (uint32_t s = 0; s < f->nsw; s++)
+		if (f->st[s] == FS_OK && f->hops[s] < f->nsw) {
+			uint32_t node = t->sw_node[s];
+
+			f->bucket[f->hops[s]]++;
+			if (f->hops[s] > maxh)
+				maxh = f->hops[s];
+			f->sub[s] = 1;
+			if (f->c->level[node] == 1 && f->c->rail[node] == f->drail)
+				f->bits[s] |= FB_RAIL;
+			n++;
+		}
+	/* counting sort by decreasing hops: bucket[h] becomes the start of h */
+	for (uint32_t h = maxh + 1, pos = 0; h-- > 0;) {
+		uint32_t cnt = f->bucket[h];
+
+		f->bucket[h] = pos;
+		pos += cnt;
+	}
+	for (uint32_t s = 0; s < f->nsw; s++)
+		if (f->st[s] == FS_OK && f->hops[s] < f->nsw)
+			f->order[f->bucket[f->hops[s]]++] = s;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t s = f->order[i], p = f->outp[s], y = f->nxt[s];
+
+		if (p != TOPO_NONE) {
+			f->r->ch_routes[p] += f->sub[s];
+			ch_tc[p] += f->sub[s];
+			if (rails && (f->bits[s] & FB_RAIL) && sw_peer(t, p) != TOPO_NONE)
+				rail_on(f, p);
+			if (f->use_vl && sw_peer(t, p) != TOPO_NONE)
+				f->vl[chk_vl(f->o, p, chk_sl_group(f->o, t->sw_node[s]), f->nlids,
+					    f->lid)] += f->sub[s];
+		}
+		if (y != TOPO_NONE) {
+			f->sub[y] += f->sub[s];
+			f->bits[y] |= f->bits[s] & FB_RAIL;
+		}
+	}
+	for (uint32_t h = 0; h <= maxh; h++)
+		f->bucket[h] = 0;
+}
+
+static void set_dest(struct find *f, uint32_t lid)
+{
+	const struct topo *t = f->t;
+	uint32_t r;
+
+	f->lid = lid;
+	f->dport = t->lid_port[lid];
+	f->dnode = t->port_node[f->dport];
+	f->dsw = topo_is_switch(t, f->dnode);
+	f->dca = t->node_type[f->dnode] == TOPO_NODE_CA;
+	f->dstor = f->c->role[f->dnode] == CLS_ROLE_STORAGE;
+	f->dzone = f->c->zone[f->dnode];
+	f->drail = f->dca ? f->c->rail[f->dnode] : -1;
+	r = t->port_remote[f->dport];
+	if (f->dsw)
+		f->attach = t->node_sw[f->dnode];
+	else if (r != TOPO_NONE && topo_is_switch(t, t->port_node[r]))
+		f->attach = t->node_sw[t->port_node[r]];
+	else
+		f->attach = TOPO_NONE;
+}
+
+static void one_dest(struct find *f, uint32_t lid)
+{
+	set_dest(f, lid);
+	memset(f->tn, 0, sizeof(f->tn));
+	memset(f->st, FS_NEW, f->nsw);
+	for (uint32_t s = 0; s < f->nsw; s++)
+		if (f->l->have[s] && f->st[s] == FS_NEW)
+			resolve(f, s);
+	for (uint32_t s = 0; s < f->nsw; s++)
+		if (f->l->have[s])
+			tally_switch(f, s);
+	emit_dest(f);
+	subtrees(f);
+}
+
+/* ---- whole-fabric findings ------------------------------------------------------- */
+
+static void emit_no_table(struct find *f)
+{
+	char nm[NAME_LEN], ex[sizeof(f->r->f[0].ex[0])];
+
+	for (uint32_t s = 0; s < f->nsw; s++) {
+		uint32_t node = f->t->sw_node[s];
+
+		if (f->l->have[s])
+			continue;
+		nname(f->t, node, nm);
+		snprintf(ex, sizeof(ex), "switch %s (0x%016" PRIx64 ", LID %u) has no forwarding "
+			 "table; %" PRIu64 " routes of other switches enter it", nm,
+			 f->t->node_guid[node], topo_node_lid(f->t, node), f->notab[s]);
+		note(f->r, CHK_F_NO_TABLE, chk_finding_hard(CHK_F_NO_TABLE), 1, ex);
+	}
+}
+
+static void emit_rail_mix(struct find *f)
+{
+	const struct topo *t = f->t;
+
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t q = t->port_remote[p], ends[2] = { p, q };
+		int16_t r0 = -1, r1 = -1;
+		uint32_t l0 = 0, l1 = 0;
+
+		if (q == TOPO_NONE || q < p || sw_peer(t, p) == TOPO_NONE ||
+		    !topo_is_switch(t, t->port_node[p]))
+			continue;
+		for (int e = 0; e < 2; e++)
+			for (int i = 0; i < 2; i++) {
+				int16_t rr = f->chr[i][ends[e]];
+
+				if (rr < 0)
+					continue;
+				if (r0 < 0)
+					r0 = rr, l0 = f->chlid[i][ends[e]];
+				else if (rr != r0 && r1 < 0)
+					r1 = rr, l1 = f->chlid[i][ends[e]];
+			}
+		if (r1 >= 0) {
+			char a[NAME_LEN], b[NAME_LEN], ex[sizeof(f->r->f[0].ex[0])];
+
+			nname(t, t->port_node[p], a);
+			nname(t, t->port_node[q], b);
+			snprintf(ex, sizeof(ex), "link %s/%u <-> %s/%u carries routes to rail %d "
+				 "(LID %u) and rail %d (LID %u)", a, topo_port_num(t, p), b,
+				 topo_port_num(t, q), r0, l0, r1, l1);
+			note(f->r, CHK_F_RAIL_MIX, chk_finding_hard(CHK_F_RAIL_MIX), 1,
+			     want_example(f, CHK_F_RAIL_MIX) ? ex : NULL);
+		}
+	}
+}
+
+static int set_metrics(struct find *f)
+{
+	char name[48];
+	int rc = 0;
+
+	rc |= chk_metric_set(f->r, "routes_checked", (double)f->nroutes);
+	rc |= chk_metric_set(f->r, "routes_valid", (double)f->nvalid);
+	rc |= chk_metric_set(f->r, "nonminimal_routes", (double)f->nonmin);
+	rc |= chk_metric_set(f->r, "nonminimal_max_stretch", f->nonmin ? f->max_stretch : 1.0);
+	for (uint32_t z = 0; z < f->c->nzones; z++) {
+		snprintf(name, sizeof(name), "nonminimal_routes_zone%u", z);
+		rc |= chk_metric_set(f->r, name, (double)f->nonmin_zone[z]);
+	}
+	if (f->c->nzones)
+		rc |= chk_metric_set(f->r, "nonminimal_routes_other", (double)f->nonmin_other);
+	for (unsigned k = 0; f->use_vl && k < 16; k++) {
+		if (!f->vl[k])
+			continue;
+		snprintf(name, sizeof(name), "vl%u_routes", k);
+		rc |= chk_metric_set(f->r, name, (double)f->vl[k]);
+	}
+	return rc ? -ENOMEM : 0;
+}
+
+/* LIDs grouped by attach switch (ordinal; TOPO_NONE last), LID order within. */
+static uint32_t *group_lids(struct find *f, uint32_t *nd)
+{
+	const struct topo *t = f->t;
+	uint32_t *key = malloc((size_t)f->nlids * sizeof(uint32_t));
+	uint32_t *cnt = calloc((size_t)f->nsw + 2, sizeof(uint32_t));
+	uint32_t *out = malloc((size_t)f->nlids * sizeof(uint32_t));
+	uint32_t n = 0;
+
+	if (!key || !cnt || !out) {
+		free(key);
+		free(cnt);
+		free(out);
+		return NULL;
+	}
+	for (uint32_t lid = 1; lid < f->nlids; lid++) {
+		key[lid] = TOPO_NONE;
+		if (t->lid_port[lid] == TOPO_NONE)
+			continue;
+		set_dest(f, lid);
+		key[lid] = f->attach == TOPO_NONE ? f->nsw : f->attach;
+		cnt[key[lid] + 1]++;
+		n++;
+	}
+	for (uint32_t i = 1; i <= f->nsw + 1; i++)
+		cnt[i] += cnt[i - 1];
+	for (uint32_t lid = 1; lid < f->nlids; lid++)
+		if (key[lid] != TOPO_NONE)
+			out[cnt[key[lid]]++] = lid;
+	free(key);
+	free(cnt);
+	*nd = n;
+	return out;
+}
+
+int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
+		 const struct chk_opts *o, struct chk_report *r)
+{
+	struct find f;
+	uint32_t *lids, nd = 0, cur = TOPO_NONE;
+	int rc;
+
+	if (l->nsw != t->nswitches)
+		return -EINVAL;
+	memset(&f, 0, sizeof(f));
+	f.t = t;
+	f.l = l;
+	f.c = c;
+	f.o = o;
+	f.r = r;
+	f.use_vl = o && o->sl2vl;
+	f.nsw = t->nswitches;
+	f.nlids = t->max_lid + 1;
+	f.zones = c->nzones >= 2;
+	f.rails = c->nrails >= 2;
+	rc = find_alloc(&f);
+	lids = rc ? NULL : group_lids(&f, &nd);
+	if (!lids) {
+		find_free(&f);
+		return -ENOMEM;
+	}
+	if (f.rails)
+		rail_planes(&f);
+	for (uint32_t i = 0; i < nd; i++) {
+		set_dest(&f, lids[i]);
+		if (i == 0 || f.attach != cur) {
+			cur = f.attach;
+			bfs(&f, cur);
+		}
+		one_dest(&f, lids[i]);
+	}
+	emit_no_table(&f);
+	if (f.rails)
+		emit_rail_mix(&f);
+	rc = set_metrics(&f);
+	if (!rc)
+		rc = chk_credit_loops(t, l, f.ok, o, r);
+	r->routes_counted = !rc;
+	free(lids);
+	find_free(&f);
+	return rc;
+}

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * chk_metric.c - balance metrics of a routing, and the entry point of every
+ * metric (chk_metrics; the traffic patterns are in chk_traffic.c).
+ *
+ * Route counts are chk_findings()'s: a route is the forwarding path of one
+ * (switch with a table, destination LID) pair, valid when it reaches the
+ * port that owns the LID, and a channel (sending port) counts every valid
+ * route whose path uses it (r->ch_routes, per destination class in
+ * r->ch_routes_tc; classes compute, storage, other = management, SHARP,
+ * other CAs, switch LIDs; every LID of an LMC range counts).  chk_metrics()
+ * runs chk_findings() first when the report has no counts yet.  This is
+ * DESIGN.md property 4's measure: a leaf up-link carries the routes from
+ * that leaf, so sibling up-links should carry as many routes of each class
+ * (+-1).
+ *
+ * Metrics (names are stable; see ffroute(1), CHECK METRICS):
+ *   link_routes_max, link_routes_mean, link_routes_max_over_mean
+ *                         over every cabled switch-to-switch channel (both
+ *                         directions; channels with no route count as 0)
+ *   link_routes_<c>_max, _mean, _max_over_mean   the same for class
+ *                         c = compute, storage, other
+ *   uplink_spread, uplink_spread_<c>   the largest, over leaves (level 1),
+ *                         of max - min routes (of class c) over the leaf's
+ *                         up-links: channels to a higher-level switch of
+ *                         the same zone (inter-zone links excluded); 0 is
+ *                         perfect, 1 is the +-1 of DESIGN.md
+ * (chk_findings() also sets vl<k>_routes when SL and SL2VL tables are given)
+ * then the traffic metrics of chk_traffic.c, and r->seed = opts->seed.
+ *
+ * Cost: O(ports) for the statistics, after chk_findings().
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/check.h>
+
+static const char *const tc_names[CLS_TC_COUNT] = { "compute", "storage", "other" };
+
+static bool sw2sw(const struct topo *t, uint32_t p)
+{
+	uint32_t r = t->port_remote[p];
+
+	return r != TOPO_NONE && topo_is_switch(t, t->port_node[p]) &&
+	       topo_is_switch(t, t->port_node[r]);
+}
+
+/* max, mean and max/mean of @v over the switch-to-switch channels. */
+static int link_stats(const struct topo *t, const uint32_t *v, const char *cls,
+		      struct chk_report *r)
+{
+	uint32_t mx = 0, n = 0;
+	uint64_t sum = 0;
+	double mean;
+	char pre[24], name[48];
+	int rc;
+
+	for (uint32_t p = 0; p < t->nports; p++)
+		if (sw2sw(t, p)) {
+			n++;
+			sum += v[p];
+			mx = v[p] > mx ? v[p] : mx;
+		}
+	mean = n ? (double)sum / n : 0;
+	snprintf(pre, sizeof(pre), "link_routes%s%s", cls ? "_" : "", cls ? cls : "");
+	snprintf(name, sizeof(name), "%s_max", pre);
+	if ((rc = chk_metric_set(r, name, mx)))
+		return rc;
+	snprintf(name, sizeof(name), "%s_mean", pre);
+	if ((rc = chk_metric_set(r, name, mean)))
+		return rc;
+	snprintf(name, sizeof(name), "%s_max_over_mean", pre);
+	return chk_metric_set(r, name, mean > 0 ? mx / mean : 0);
+}
+
+/* Largest max - min of @v over the up-links of one leaf. */
+static uint32_t uplink_spread(const struct topo *t, const struct cls *c,
+			      const uint32_t *v)
+{
+	uint32_t worst = 0;
+
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t lo = UINT32_MAX, hi = 0;
+
+		if (!topo_is_switch(t, n) || c->level[n] != 1)
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t q;
+
+			if (!sw2sw(t, p) || c->interzone[p])
+				continue;
+			q = t->port_node[t->port_remote[p]];
+			if (c->level[q] <= c->level[n] || c->zone[q] != c->zone[n])
+				continue;
+			lo = v[p] < lo ? v[p] : lo;
+			hi = v[p] > hi ? v[p] : hi;
+		}
+		if (lo != UINT32_MAX && hi - lo > worst)
+			worst = hi - lo;
+	}
+	return worst;
+}
+
+static int balance_metrics(const struct topo *t, const struct cls *c,
+			   struct chk_report *r)
+{
+	char name[48];
+	int rc = link_stats(t, r->ch_routes, NULL, r);
+
+	for (unsigned k = 0; k < CLS_TC_COUNT && !rc; k++)
+		rc = link_stats(t, r->ch_routes_tc[k], tc_names[k], r);
+	if (!rc)
+		rc = chk_metric_set(r, "uplink_spread", uplink_spread(t, c, r->ch_routes));
+	for (unsigned k = 0; k < CLS_TC_COUNT && !rc; k++) {
+		snprintf(name, sizeof(name), "uplink_spread_%s", tc_names[k]);
+		rc = chk_metric_set(r, name, uplink_spread(t, c, r->ch_routes_tc[k]));
+	}
+	return rc;
+}
+
+int chk_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
+		const struct chk_opts *o, struct chk_report *r)
+{
+	int rc = 0;
+
+	r->seed = o->seed;
+	if (!r->routes_counted)
+		rc = chk_findings(t, l, c, o, r);
+	if (!rc)
+		rc = balance_metrics(t, c, r);
+	return rc ? rc : chk_traffic_metrics(t, l, c, o, r);
+}

@@ -1,0 +1,886 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * chk_traffic.c - how well a routing carries the traffic AI training sends:
+ * flows between HCAs, walked through the LFTs (chk_walk), loaded onto the
+ * directed channels, each flow's bandwidth = 1 / the most flows sharing a
+ * channel of its path (a flow whose walk is not OK has bandwidth 0 and is
+ * counted in flows_unrouted).
+ *
+ * Endpoints.  The compute set is every cabled, LID-holding port of a CA
+ * whose role is compute (SHARP ANs, storage, management excluded), ordered
+ * by (zone, leaf switch, leaf port); the storage set likewise.
+ *
+ * Metrics (names are stable; see ffroute(1), CHECK METRICS):
+ *   compute_hcas          N, the compute endpoints
+ *   shift_max/_mean       shift k sends i -> (i + k) mod N for every i;
+ *                         per shift the most flows on any channel; max and
+ *                         mean over k = 1..N-1, or over a seeded sample of
+ *                         opts->shift_samples shifts when N > 256
+ *   shift_lb_max/_mean    per shift the physical lower bound: 1, and the
+ *                         largest over leaves of ceil(flows leaving the
+ *                         leaf / its cabled switch links) and ceil(flows
+ *                         entering / the same links), and over zones of
+ *                         ceil(flows leaving (entering) the zone / its
+ *                         inter-zone channels out (in)); no routing can do
+ *                         better, so a degraded fabric is judged fairly
+ *   shift_count, shift_sampled   shifts evaluated; 1 if sampled
+ *   ebb, ebb_bisections   effective bisection bandwidth (Hoefler,
+ *                         Schneider, Lumsdaine, "Multistage switches are
+ *                         not crossbars", Cluster 2008; ORCS): per seeded
+ *                         random bisection of the compute set a random
+ *                         perfect matching across, both directions; mean
+ *                         flow bandwidth over all flows of all bisections
+ *   dbt_<job>_ranks/_flows/_max_share/_bw   NCCL double binary tree
+ *                         allreduce (Sanders, Speck, Traeff 2009; NCCL
+ *                         ncclGetDtree: tree 1 the in-order binary tree
+ *                         over ranks 0..n-1, tree 2 its mirror (n even) or
+ *                         shift by one (n odd), so leaves of one are inner
+ *                         nodes of the other); flows = every tree edge in
+ *                         both directions of both trees, 4(n - 1); max
+ *                         flows on a channel (host links included) and mean
+ *                         flow bandwidth.  Jobs: zone0 (compute of zone 0),
+ *                         xzone (opts->xzone_job hosts, seeded, half from
+ *                         zone 0 and half from zone 1, ranks in compute
+ *                         order; only with >= 2 zones), job (opts->job, in
+ *                         the given order)
+ *   incast_flows, incast_mix_ratio   every compute HCA reads from two
+ *                         storage HCAs of its zone (seeded; storage ->
+ *                         compute) while shift 1 runs over the compute set;
+ *                         mean shift-1 flow bandwidth with the reads / alone,
+ *                         both counted on switch-to-switch channels only
+ *                         (a reader's own host link carries its reads
+ *                         whatever the routing); 1.0 = no interference
+ *   a2a_max/_mean, a2a_flows, a2a_sampled   all-to-all among the compute
+ *                         set: flows per switch-to-switch channel (max,
+ *                         mean over all such channels); r->ch_load gets
+ *                         every channel's count.  Sources are aggregated
+ *                         per leaf (one walk per leaf and destination);
+ *                         above 2^26 walks a seeded sample of destinations
+ *                         is used (a2a_sampled = 1, counts not scaled)
+ *   flows_unrouted        flows of all the patterns above whose walk failed
+ * Each pattern draws from its own splitmix64 stream derived from
+ * opts->seed, so one pattern's options never change another's numbers.
+ *
+ * Cost, N compute endpoints, S shifts, B bisections, h hops, L leaves:
+ * O((S + B) N h + N L h) walks' work, O(nports + N) memory.  The full
+ * Fire-Flyer 2 fabric (1,200 compute HCAs) takes ~0.1 s.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/check.h>
+
+#define SHIFT_ALL_MAX 256		/* all shifts up to this many endpoints */
+#define A2A_WALKS_MAX (1u << 26)	/* all-to-all walks before sampling */
+
+enum stream { ST_SHIFT = 1, ST_EBB, ST_XZONE, ST_INCAST, ST_A2A };
+
+struct rng {
+	uint64_t s;
+};
+
+static uint64_t rng_next(struct rng *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static void rng_init(struct rng *g, uint64_t seed, enum stream st)
+{
+	g->s = seed ^ ((uint64_t)st << 56);
+	g->s = rng_next(g);
+}
+
+static uint32_t rng_below(struct rng *g, uint32_t n)
+{
+	return (uint32_t)(rng_next(g) % n);
+}
+
+struct ep {
+	uint32_t port;		/* CA port index */
+	uint32_t leaf;		/* switch node it is cabled to */
+	uint32_t rport;		/* the leaf's port index (sort key) */
+	uint16_t lid;
+	int16_t zone;
+};
+
+/* Flows and their paths: flow i uses ch[off[i] .. off[i+1]). */
+struct fset {
+	uint32_t n, cap, nch, capch;
+	uint32_t *off, *ch;
+	uint8_t *ok;
+};
+
+struct tctx {
+	const struct topo *t;
+	const struct lft *l;
+	const struct cls *c;
+	const struct chk_opts *o;
+	struct chk_report *r;
+	struct ep *comp, *stor;
+	uint32_t ncomp, nstor;
+	uint32_t *load;		/* [nports], all zero between patterns */
+	uint8_t *sw2sw;		/* [nports] channel joins two switches */
+	uint32_t *leaf_cap;	/* [nswitches] cabled switch links of a switch */
+	uint32_t *leaf_out, *leaf_in;	/* [nswitches] scratch */
+	uint32_t *zcap_out, *zcap_in, *z_out, *z_in;	/* [nzones] */
+	struct fset fs, fs2;
+	uint64_t unrouted;
+};
+
+static int set(struct tctx *x, const char *name, double v)
+{
+	return chk_metric_set(x->r, name, v);
+}
+
+static int setf(struct tctx *x, const char *fmt, const char *a, double v)
+{
+	char name[48];
+
+	snprintf(name, sizeof(name), fmt, a);
+	return set(x, name, v);
+}
+
+/* ---- flow sets ---------------------------------------------------------- */
+
+static void fset_reset(struct fset *f)
+{
+	f->n = 0;
+	f->nch = 0;
+}
+
+static void fset_free(struct fset *f)
+{
+	free(f->off);
+	free(f->ch);
+	free(f->ok);
+	memset(f, 0, sizeof(*f));
+}
+
+static int fset_grow(struct fset *f, uint32_t more)
+{
+	if (f->n + 1 >= f->cap) {
+		uint32_t cap = f->cap ? f->cap * 2 : 1024;
+		uint32_t *off = realloc(f->off, ((size_t)cap + 1) * sizeof(*off));
+		uint8_t *ok;
+
+		if (!off)
+			return -ENOMEM;
+		f->off = off;
+		ok = realloc(f->ok, cap);
+		if (!ok)
+			return -ENOMEM;
+		f->ok = ok;
+		f->cap = cap;
+	}
+	if (f->nch + more > f->capch) {
+		uint32_t cap = f->capch ? f->capch : 4096;
+		uint32_t *ch;
+
+		while (cap < f->nch + more)
+			cap *= 2;
+		ch = realloc(f->ch, (size_t)cap * sizeof(*ch));
+		if (!ch)
+			return -ENOMEM;
+		f->ch = ch;
+		f->capch = cap;
+	}
+	return 0;
+}
+
+/* Add the flow from CA port @src to @dlid; a failed walk is kept as not ok. */
+static int fset_add(struct tctx *x, struct fset *f, uint32_t src, uint32_t dlid)
+{
+	struct chk_path p;
+	int rc = fset_grow(f, CHK_MAX_HOPS);
+
+	if (rc)
+		return rc;
+	chk_walk(x->t, x->l, src, dlid, &p);
+	if (!f->n)
+		f->off[0] = 0;
+	f->ok[f->n] = p.status == CHK_WALK_OK;
+	if (p.status == CHK_WALK_OK) {
+		memcpy(f->ch + f->nch, p.ch, p.nch * sizeof(p.ch[0]));
+		f->nch += p.nch;
+	} else {
+		x->unrouted++;
+	}
+	f->off[++f->n] = f->nch;
+	return 0;
+}
+
+static void fset_load(const struct fset *f, uint32_t *load)
+{
+	for (uint32_t i = 0; i < f->nch; i++)
+		load[f->ch[i]]++;
+}
+
+static void fset_unload(const struct fset *f, uint32_t *load)
+{
+	for (uint32_t i = 0; i < f->nch; i++)
+		load[f->ch[i]] = 0;
+}
+
+static uint32_t fset_max(const struct fset *f, const uint32_t *load)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < f->nch; i++)
+		if (load[f->ch[i]] > m)
+			m = load[f->ch[i]];
+	return m;
+}
+
+/* Bandwidth of flow @i: 1 / its most shared channel (only switch links if @mask). */
+static double flow_bw(const struct fset *f, uint32_t i, const uint32_t *load,
+		      const uint8_t *mask)
+{
+	uint32_t m = 0;
+
+	if (!f->ok[i])
+		return 0.0;
+	for (uint32_t k = f->off[i]; k < f->off[i + 1]; k++) {
+		uint32_t ch = f->ch[k];
+
+		if ((!mask || mask[ch]) && load[ch] > m)
+			m = load[ch];
+	}
+	return m ? 1.0 / m : 1.0;
+}
+
+static double fset_bw_sum(const struct fset *f, const uint32_t *load, const uint8_t *mask)
+{
+	double s = 0;
+
+	for (uint32_t i = 0; i < f->n; i++)
+		s += flow_bw(f, i, load, mask);
+	return s;
+}
+
+/* ---- endpoints and capacities ------------------------------------------- */
+
+static int cmp_ep(const void *a, const void *b)
+{
+	const struct ep *x = a, *y = b;
+	uint16_t zx = (uint16_t)x->zone, zy = (uint16_t)y->zone;	/* -1 last */
+
+	if (zx != zy)
+		return zx < zy ? -1 : 1;
+	return x->rport < y->rport ? -1 : x->rport > y->rport;
+}
+
+/* Fill @e from CA port @p; false if it is no endpoint (no LID, not on a switch). */
+static bool ep_of(const struct tctx *x, uint32_t p, struct ep *e)
+{
+	const struct topo *t = x->t;
+	uint32_t r = t->port_remote[p];
+
+	if (!t->port_lid[p] || r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
+		return false;
+	e->port = p;
+	e->rport = r;
+	e->leaf = t->port_node[r];
+	e->lid = t->port_lid[p];
+	e->zone = x->c->zone[t->port_node[p]];
+	return true;
+}
+
+static int collect(const struct tctx *x, enum cls_role role, struct ep **out, uint32_t *n)
+{
+	const struct topo *t = x->t;
+	struct ep *v = malloc(((size_t)t->ncas + 1) * 2 * sizeof(*v));
+	uint32_t cap = (t->ncas + 1) * 2, k = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t nd = 0; nd < t->nnodes; nd++) {
+		if (t->node_type[nd] != TOPO_NODE_CA || x->c->role[nd] != role)
+			continue;
+		for (uint32_t p = t->port_off[nd] + 1; p < t->port_off[nd + 1]; p++) {
+			if (k == cap) {
+				struct ep *w = realloc(v, (size_t)(cap *= 2) * sizeof(*v));
+
+				if (!w) {
+					free(v);
+					return -ENOMEM;
+				}
+				v = w;
+			}
+			k += ep_of(x, p, &v[k]);
+		}
+	}
+	qsort(v, k, sizeof(*v), cmp_ep);
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Channel masks and the link counts the lower bound divides by. */
+static void capacities(struct tctx *x)
+{
+	const struct topo *t = x->t;
+	const struct cls *c = x->c;
+
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t r = t->port_remote[p], a = t->port_node[p], b;
+
+		if (r == TOPO_NONE || !topo_is_switch(t, a) || !topo_is_switch(t, b = t->port_node[r]))
+			continue;
+		x->sw2sw[p] = 1;
+		x->leaf_cap[t->node_sw[a]]++;
+		if (!c->interzone[p])
+			continue;
+		if (c->zone[a] >= 0 && (uint32_t)c->zone[a] < c->nzones)
+			x->zcap_out[c->zone[a]]++;
+		if (c->zone[b] >= 0 && (uint32_t)c->zone[b] < c->nzones)
+			x->zcap_in[c->zone[b]]++;
+	}
+}
+
+static uint32_t ceil_div(uint32_t a, uint32_t b)
+{
+	return b ? (a + b - 1) / b : 0;
+}
+
+static bool zone_ok(const struct tctx *x, int16_t z)
+{
+	return z >= 0 && (uint32_t)z < x->c->nzones;
+}
+
+/* ---- shift permutations -------------------------------------------------- */
+
+/* Physical lower bound of shift @k (see the top comment). */
+static uint32_t shift_lb(struct tctx *x, uint32_t k)
+{
+	const struct topo *t = x->t;
+	uint32_t n = x->ncomp, lb = 1;
+
+	for (uint32_t i = 0; i < n; i++) {
+		const struct ep *s = &x->comp[i], *d = &x->comp[(i + k) % n];
+
+		if (s->leaf != d->leaf) {
+			x->leaf_out[t->node_sw[s->leaf]]++;
+			x->leaf_in[t->node_sw[d->leaf]]++;
+		}
+		if (s->zone != d->zone && zone_ok(x, s->zone) && zone_ok(x, d->zone)) {
+			x->z_out[s->zone]++;
+			x->z_in[d->zone]++;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t sw = t->node_sw[x->comp[i].leaf], cap = x->leaf_cap[sw];
+		uint32_t b = ceil_div(x->leaf_out[sw], cap), b2 = ceil_div(x->leaf_in[sw], cap);
+
+		lb = b > lb ? b : lb;
+		lb = b2 > lb ? b2 : lb;
+		x->leaf_out[sw] = x->leaf_in[sw] = 0;
+	}
+	for (uint32_t z = 0; z < x->c->nzones; z++) {
+		uint32_t b = ceil_div(x->z_out[z], x->zcap_out[z]);
+		uint32_t b2 = ceil_div(x->z_in[z], x->zcap_in[z]);
+
+		lb = b > lb ? b : lb;
+		lb = b2 > lb ? b2 : lb;
+		x->z_out[z] = x->z_in[z] = 0;
+	}
+	return lb;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The shifts to evaluate: 1..n-1, or a sorted seeded sample. */
+static uint32_t *pick_shifts(const struct tctx *x, uint32_t *nk, bool *sampled)
+{
+	uint32_t n = x->ncomp, m = x->o->shift_samples ? x->o->shift_samples : 64;
+	uint32_t *k = malloc((size_t)n * sizeof(*k));
+	struct rng g;
+
+	if (!k)
+		return NULL;
+	for (uint32_t i = 0; i + 1 < n; i++)
+		k[i] = i + 1;
+	*sampled = n > SHIFT_ALL_MAX && m < n - 1;
+	*nk = *sampled ? m : n - 1;
+	if (!*sampled)
+		return k;
+	rng_init(&g, x->o->seed, ST_SHIFT);
+	for (uint32_t i = 0; i < m; i++) {	/* partial Fisher-Yates */
+		uint32_t j = i + rng_below(&g, n - 1 - i), tmp = k[i];
+
+		k[i] = k[j];
+		k[j] = tmp;
+	}
+	qsort(k, m, sizeof(*k), cmp_u32);
+	return k;
+}
+
+static int shift_metrics(struct tctx *x)
+{
+	uint32_t n = x->ncomp, nk = 0, *ks, smax = 0, lbmax = 0;
+	double ssum = 0, lbsum = 0;
+	bool sampled = false;
+	int rc = 0;
+
+	if (n < 2)
+		return set(x, "shift_count", 0);
+	ks = pick_shifts(x, &nk, &sampled);
+	if (!ks)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < nk && !rc; s++) {
+		uint32_t k = ks[s], m, lb;
+
+		fset_reset(&x->fs);
+		for (uint32_t i = 0; i < n && !rc; i++)
+			rc = fset_add(x, &x->fs, x->comp[i].port, x->comp[(i + k) % n].lid);
+		fset_load(&x->fs, x->load);
+		m = fset_max(&x->fs, x->load);
+		fset_unload(&x->fs, x->load);
+		lb = shift_lb(x, k);
+		smax = m > smax ? m : smax;
+		lbmax = lb > lbmax ? lb : lbmax;
+		ssum += m;
+		lbsum += lb;
+	}
+	free(ks);
+	if (rc || (rc = set(x, "shift_max", smax)) || (rc = set(x, "shift_mean", ssum / nk)) ||
+	    (rc = set(x, "shift_lb_max", lbmax)) || (rc = set(x, "shift_lb_mean", lbsum / nk)) ||
+	    (rc = set(x, "shift_count", nk)))
+		return rc;
+	return set(x, "shift_sampled", sampled);
+}
+
+/* ---- effective bisection bandwidth --------------------------------------- */
+
+static int ebb_metric(struct tctx *x)
+{
+	uint32_t n = x->ncomp, nb = x->o->bisections ? x->o->bisections : 32, *perm;
+	uint64_t nflows = 0;
+	double sum = 0;
+	struct rng g;
+	int rc = 0;
+
+	if (n < 2)
+		return 0;
+	perm = malloc((size_t)n * sizeof(*perm));
+	if (!perm)
+		return -ENOMEM;
+	rng_init(&g, x->o->seed, ST_EBB);
+	for (uint32_t b = 0; b < nb && !rc; b++) {
+		uint32_t half = n / 2;
+
+		for (uint32_t i = 0; i < n; i++)
+			perm[i] = i;
+		for (uint32_t i = n - 1; i > 0; i--) {
+			uint32_t j = rng_below(&g, i + 1), tmp = perm[i];
+
+			perm[i] = perm[j];
+			perm[j] = tmp;
+		}
+		fset_reset(&x->fs);
+		for (uint32_t i = 0; i < half && !rc; i++) {
+			const struct ep *a = &x->comp[perm[i]], *z = &x->comp[perm[half + i]];
+
+			rc = fset_add(x, &x->fs, a->port, z->lid);
+			if (!rc)
+				rc = fset_add(x, &x->fs, z->port, a->lid);
+		}
+		fset_load(&x->fs, x->load);
+		sum += fset_bw_sum(&x->fs, x->load, NULL);
+		nflows += x->fs.n;
+		fset_unload(&x->fs, x->load);
+	}
+	free(perm);
+	if (rc || (rc = set(x, "ebb", nflows ? sum / (double)nflows : 0)))
+		return rc;
+	return set(x, "ebb_bisections", nb);
+}
+
+/* ---- double binary tree --------------------------------------------------- */
+
+/* NCCL ncclGetBtree: parent of @r in the in-order binary tree rooted at 0. */
+static int64_t btree_parent(int64_t n, int64_t r)
+{
+	int64_t bit, up;
+
+	if (r == 0)
+		return -1;
+	for (bit = 1; bit < n; bit <<= 1)
+		if (bit & r)
+			break;
+	up = (r ^ bit) | (bit << 1);
+	return up >= n ? r ^ bit : up;
+}
+
+/* NCCL ncclGetDtree: parent of @r in tree @tree (0 or 1) over @n ranks. */
+static int64_t dtree_parent(int64_t n, int64_t r, int tree)
+{
+	int64_t p;
+
+	if (tree == 0)
+		return btree_parent(n, r);
+	if (n % 2) {			/* odd: shift by one rank */
+		p = btree_parent(n, (r - 1 + n) % n);
+		return p < 0 ? -1 : (p + 1) % n;
+	}
+	p = btree_parent(n, n - 1 - r);	/* even: mirror */
+	return p < 0 ? -1 : n - 1 - p;
+}
+
+/* Allreduce over @n ranks @rk (in rank order); metrics dbt_<name>_*. */
+static int dbt_run(struct tctx *x, const char *name, const struct ep *rk, uint32_t n)
+{
+	uint32_t mx;
+	double bw;
+	int rc = 0;
+
+	if (n < 2)
+		return 0;
+	fset_reset(&x->fs);
+	for (int tree = 0; tree < 2 && !rc; tree++)
+		for (uint32_t i = 0; i < n && !rc; i++) {
+			int64_t p = dtree_parent(n, i, tree);
+
+			if (p < 0)
+				continue;
+			rc = fset_add(x, &x->fs, rk[i].port, rk[p].lid);
+			if (!rc)
+				rc = fset_add(x, &x->fs, rk[p].port, rk[i].lid);
+		}
+	if (rc)
+		return rc;
+	fset_load(&x->fs, x->load);
+	mx = fset_max(&x->fs, x->load);
+	bw = fset_bw_sum(&x->fs, x->load, NULL) / x->fs.n;
+	fset_unload(&x->fs, x->load);
+	if ((rc = setf(x, "dbt_%s_ranks", name, n)) ||
+	    (rc = setf(x, "dbt_%s_flows", name, x->fs.n)) ||
+	    (rc = setf(x, "dbt_%s_max_share", name, mx)))
+		return rc;
+	return setf(x, "dbt_%s_bw", name, bw);
+}
+
+/* Choose @k of the @n indices lo..lo+n-1 (seeded), appended to @out. */
+static void choose(struct rng *g, uint32_t lo, uint32_t n, uint32_t k, uint32_t *tmp,
+		   uint32_t *out)
+{
+	for (uint32_t i = 0; i < n; i++)
+		tmp[i] = lo + i;
+	for (uint32_t i = 0; i < k; i++) {
+		uint32_t j = i + rng_below(g, n - i), v = tmp[j];
+
+		tmp[j] = tmp[i];
+		out[i] = v;
+	}
+}
+
+/* The cross-zone job: half from zone 0, half from zone 1, in compute order. */
+static int dbt_xzone(struct tctx *x)
+{
+	uint32_t z0 = 0, z1 = 0, n, h0, h1, *idx, *tmp;
+	struct ep *rk;
+	struct rng g;
+	int rc = -ENOMEM;
+
+	while (z0 < x->ncomp && x->comp[z0].zone == 0)
+		z0++;
+	while (z0 + z1 < x->ncomp && x->comp[z0 + z1].zone == 1)
+		z1++;
+	if (!z0 || !z1 || !x->o->xzone_job)
+		return 0;
+	n = x->o->xzone_job < z0 + z1 ? x->o->xzone_job : z0 + z1;
+	h1 = n - (n / 2 < z0 ? n / 2 : z0);
+	h1 = h1 < z1 ? h1 : z1;
+	h0 = n - h1;
+	idx = malloc((size_t)n * sizeof(*idx));
+	tmp = malloc((size_t)(z0 > z1 ? z0 : z1) * sizeof(*tmp));
+	rk = malloc((size_t)n * sizeof(*rk));
+	if (idx && tmp && rk) {
+		rng_init(&g, x->o->seed, ST_XZONE);
+		choose(&g, 0, z0, h0, tmp, idx);
+		choose(&g, z0, z1, h1, tmp, idx + h0);
+		qsort(idx, n, sizeof(*idx), cmp_u32);
+		for (uint32_t i = 0; i < n; i++)
+			rk[i] = x->comp[idx[i]];
+		rc = dbt_run(x, "xzone", rk, n);
+	}
+	free(idx);
+	free(tmp);
+	free(rk);
+	return rc;
+}
+
+/* opts->job: CA node ids in rank order; each at its first endpoint port. */
+static int dbt_job(struct tctx *x)
+{
+	const struct topo *t = x->t;
+	struct ep *rk = malloc(((size_t)x->o->njob + 1) * sizeof(*rk));
+	uint32_t n = 0;
+	int rc;
+
+	if (!rk)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < x->o->njob; i++) {
+		uint32_t nd = x->o->job[i];
+
+		if (nd >= t->nnodes || topo_is_switch(t, nd))
+			continue;
+		for (uint32_t p = t->port_off[nd] + 1; p < t->port_off[nd + 1]; p++)
+			if (ep_of(x, p, &rk[n])) {
+				n++;
+				break;
+			}
+	}
+	rc = dbt_run(x, "job", rk, n);
+	free(rk);
+	return rc;
+}
+
+static int dbt_metrics(struct tctx *x)
+{
+	uint32_t z0 = 0;
+	int rc;
+
+	while (z0 < x->ncomp && x->comp[z0].zone == 0)
+		z0++;
+	rc = dbt_run(x, "zone0", x->comp, z0);
+	if (!rc && x->c->nzones >= 2)
+		rc = dbt_xzone(x);
+	if (!rc && x->o->job && x->o->njob)
+		rc = dbt_job(x);
+	return rc;
+}
+
+/* ---- storage incast mix ---------------------------------------------------- */
+
+/* Two storage reads per compute endpoint, from its zone (fs2). */
+static int incast_reads(struct tctx *x)
+{
+	uint32_t nz = x->c->nzones, *zs = calloc((size_t)nz + 2, sizeof(*zs));
+	struct rng g;
+	int rc = 0;
+
+	if (!zs)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < x->nstor; i++)	/* stor is sorted by zone */
+		if (zone_ok(x, x->stor[i].zone))
+			zs[x->stor[i].zone + 1] = i + 1;
+	for (uint32_t z = 1; z <= nz; z++)
+		zs[z] = zs[z] > zs[z - 1] ? zs[z] : zs[z - 1];
+	rng_init(&g, x->o->seed, ST_INCAST);
+	fset_reset(&x->fs2);
+	for (uint32_t i = 0; i < x->ncomp && !rc; i++) {
+		int16_t z = x->comp[i].zone;
+		uint32_t lo, m, a, b;
+
+		if (!zone_ok(x, z) || !(m = zs[z + 1] - (lo = zs[z])))
+			continue;
+		a = rng_below(&g, m);
+		rc = fset_add(x, &x->fs2, x->stor[lo + a].port, x->comp[i].lid);
+		if (rc || m < 2)
+			continue;
+		b = rng_below(&g, m - 1);
+		b += b >= a;
+		rc = fset_add(x, &x->fs2, x->stor[lo + b].port, x->comp[i].lid);
+	}
+	free(zs);
+	return rc;
+}
+
+static int incast_metric(struct tctx *x)
+{
+	uint32_t n = x->ncomp;
+	double alone, mix;
+	int rc = 0;
+
+	if (n < 2)
+		return 0;
+	fset_reset(&x->fs);
+	for (uint32_t i = 0; i < n && !rc; i++)
+		rc = fset_add(x, &x->fs, x->comp[i].port, x->comp[(i + 1) % n].lid);
+	if (rc || (rc = incast_reads(x)))
+		return rc;
+	fset_load(&x->fs, x->load);
+	alone = fset_bw_sum(&x->fs, x->load, x->sw2sw);
+	fset_load(&x->fs2, x->load);
+	mix = fset_bw_sum(&x->fs, x->load, x->sw2sw);
+	fset_unload(&x->fs, x->load);
+	fset_unload(&x->fs2, x->load);
+	if ((rc = set(x, "incast_flows", x->fs2.n)))
+		return rc;
+	return set(x, "incast_mix_ratio", alone > 0 ? mix / alone : 0);
+}
+
+/* ---- all-to-all -------------------------------------------------------------- */
+
+/* Walk from leaf @sw to @lid and add @cnt flows to every channel. */
+static void a2a_add(struct tctx *x, uint32_t sw, uint32_t lid, uint32_t cnt)
+{
+	struct chk_path p;
+
+	chk_walk(x->t, x->l, x->t->port_off[sw], lid, &p);
+	if (p.status != CHK_WALK_OK) {
+		x->unrouted += cnt;
+		return;
+	}
+	for (uint32_t k = 0; k < p.nch; k++)
+		x->r->ch_load[p.ch[k]] += cnt;
+}
+
+/* Destinations (indices into comp): all, or a seeded sample; *nd set. */
+static uint32_t *a2a_dests(struct tctx *x, uint32_t ngroups, uint32_t *nd, bool *sampled)
+{
+	uint32_t n = x->ncomp, *d = malloc((size_t)n * sizeof(*d)), *tmp;
+	uint64_t walks = (uint64_t)n * ngroups;
+	struct rng g;
+
+	*nd = n;
+	*sampled = walks > A2A_WALKS_MAX;
+	if (!d)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++)
+		d[i] = i;
+	if (!*sampled)
+		return d;
+	*nd = A2A_WALKS_MAX / ngroups;
+	tmp = malloc((size_t)n * sizeof(*tmp));
+	if (!tmp) {
+		free(d);
+		return NULL;
+	}
+	rng_init(&g, x->o->seed, ST_A2A);
+	choose(&g, 0, n, *nd, tmp, d);
+	free(tmp);
+	qsort(d, *nd, sizeof(*d), cmp_u32);
+	return d;
+}
+
+static int a2a_metric(struct tctx *x)
+{
+	const struct topo *t = x->t;
+	uint32_t n = x->ncomp, ng = 0, nd, *gl, *gc, *d, mx = 0, nsw = 0;
+	uint64_t sum = 0;
+	bool sampled;
+	int rc;
+
+	memset(x->r->ch_load, 0, (size_t)t->nports * sizeof(uint32_t));
+	if (n < 2)
+		return 0;
+	gl = malloc(((size_t)n + 1) * sizeof(*gl));
+	gc = malloc(((size_t)n + 1) * sizeof(*gc));
+	for (uint32_t i = 0; gl && gc && i < n; i++) {	/* comp is grouped by leaf */
+		if (!ng || gl[ng - 1] != x->comp[i].leaf)
+			gl[ng] = x->comp[i].leaf, gc[ng++] = 0;
+		gc[ng - 1]++;
+	}
+	d = gl && gc ? a2a_dests(x, ng ? ng : 1, &nd, &sampled) : NULL;
+	if (!d) {
+		free(gl);
+		free(gc);
+		return -ENOMEM;
+	}
+	for (uint32_t i = 0; i < n; i++)	/* host link of each source: a flow per dest */
+		x->r->ch_load[x->comp[i].port] += nd;
+	for (uint32_t k = 0; k < nd; k++) {
+		const struct ep *e = &x->comp[d[k]];
+
+		for (uint32_t g = 0; g < ng; g++) {
+			uint32_t cnt = gc[g] - (gl[g] == e->leaf);
+
+			if (cnt)
+				a2a_add(x, gl[g], e->lid, cnt);
+		}
+		x->r->ch_load[e->port]--;	/* but not to itself */
+	}
+	for (uint32_t p = 0; p < t->nports; p++)
+		if (x->sw2sw[p]) {
+			nsw++;
+			sum += x->r->ch_load[p];
+			mx = x->r->ch_load[p] > mx ? x->r->ch_load[p] : mx;
+		}
+	free(gl);
+	free(gc);
+	free(d);
+	if ((rc = set(x, "a2a_max", mx)) || (rc = set(x, "a2a_mean", nsw ? (double)sum / nsw : 0)) ||
+	    (rc = set(x, "a2a_flows", n ? (double)nd * (n - 1) : 0)))
+		return rc;
+	return set(x, "a2a_sampled", sampled);
+}
+
+/* ---- entry ---------------------------------------------------------------------- */
+
+static void tctx_free(struct tctx *x)
+{
+	free(x->comp);
+	free(x->stor);
+	free(x->load);
+	free(x->sw2sw);
+	free(x->leaf_cap);
+	free(x->leaf_out);
+	free(x->leaf_in);
+	free(x->zcap_out);
+	free(x->zcap_in);
+	free(x->z_out);
+	free(x->z_in);
+	fset_free(&x->fs);
+	fset_free(&x->fs2);
+}
+
+static int tctx_init(struct tctx *x)
+{
+	size_t np = (size_t)x->t->nports + 1, ns = (size_t)x->t->nswitches + 1;
+	size_t nz = (size_t)x->c->nzones + 1;
+	int rc;
+
+	x->load = calloc(np, sizeof(uint32_t));
+	x->sw2sw = calloc(np, 1);
+	x->leaf_cap = calloc(ns, sizeof(uint32_t));
+	x->leaf_out = calloc(ns, sizeof(uint32_t));
+	x->leaf_in = calloc(ns, sizeof(uint32_t));
+	x->zcap_out = calloc(nz, sizeof(uint32_t));
+	x->zcap_in = calloc(nz, sizeof(uint32_t));
+	x->z_out = calloc(nz, sizeof(uint32_t));
+	x->z_in = calloc(nz, sizeof(uint32_t));
+	if (!x->load || !x->sw2sw || !x->leaf_cap || !x->leaf_out || !x->leaf_in ||
+	    !x->zcap_out || !x->zcap_in || !x->z_out || !x->z_in)
+		return -ENOMEM;
+	capacities(x);
+	rc = collect(x, CLS_ROLE_COMPUTE, &x->comp, &x->ncomp);
+	return rc ? rc : collect(x, CLS_ROLE_STORAGE, &x->stor, &x->nstor);
+}
+
+int chk_traffic_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
+			const struct chk_opts *o, struct chk_report *r)
+{
+	struct tctx x = { .t = t, .l = l, .c = c, .o = o, .r = r };
+	int rc;
+
+	r->seed = o->seed;
+	rc = tctx_init(&x);
+	if (!rc)
+		rc = set(&x, "compute_hcas", x.ncomp);
+	if (!rc)
+		rc = shift_metrics(&x);
+	if (!rc)
+		rc = ebb_metric(&x);
+	if (!rc)
+		rc = dbt_metrics(&x);
+	if (!rc)
+		rc = incast_metric(&x);
+	if (!rc)
+		rc = a2a_metric(&x);
+	if (!rc)
+		rc = set(&x, "flows_unrouted", (double)x.unrouted);
+	tctx_free(&x);
+	return rc;
+}

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * chk_vl.c - SL2VL rows per (input, output) port pair that differ from the
+ * output port's base row: a sorted array searched by binary search.
+ * An engine that moves down->up turns to another VL (route_sl.c) needs
+ * them; OpenSM's dump lists every pair.  O(log n) per lookup.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/check.h>
+
+#include "base/util.h"
+
+int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16)
+{
+	if (ffr_grow((void **)&x->v, &x->cap, (uint64_t)x->n + 1, sizeof(*x->v)))
+		return -ENOMEM;
+	x->v[x->n].key = (uint64_t)out << 32 | in;
+	memcpy(x->v[x->n].vl, vl16, 16);
+	x->n++;
+	x->sorted = false;
+	return 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	uint64_t x = ((const struct chk_vlx_row *)a)->key, y = ((const struct chk_vlx_row *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort by key; a pair given twice keeps one of its rows. */
+void chk_vlx_sort(struct chk_vlx *x)
+{
+	uint32_t m = 0;
+
+	qsort(x->v, x->n, sizeof(*x->v), cmp_row);
+	for (uint32_t i = 0; i < x->n; i++)
+		if (!m || x->v[m - 1].key != x->v[i].key)
+			x->v[m++] = x->v[i];
+	x->n = m;
+	x->sorted = true;
+}
+
+const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out)
+{
+	struct chk_vlx_row key = { .key = (uint64_t)out << 32 | in };
+	const struct chk_vlx_row *r;
+
+	if (!x->sorted) {
+		for (uint32_t i = 0; i < x->n; i++)
+			if (x->v[i].key == key.key)
+				return x->v[i].vl;
+		return NULL;
+	}
+	r = bsearch(&key, x->v, x->n, sizeof(*x->v), cmp_row);
+	return r ? r->vl : NULL;
+}
+
+void chk_vlx_free(struct chk_vlx *x)
+{
+	free(x->v);
+	memset(x, 0, sizeof(*x));
+}

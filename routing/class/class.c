@@ -1,0 +1,596 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * class.c - what each node is: role, zone, rail, level (ports, hosts and the
+ * verdict are in class_port.c).
+ *
+ * Roles: SHARP aggregation nodes by description; otherwise by the host
+ * name (first word of the NodeDescription): "st<digit>"/"*stor*"/"ai400*"
+ * storage, "mg<digit>"/"*mgmt*"/"*login*"/"*admin*" management, anything
+ * else compute.  Role overrides (by node or port GUID) win.
+ * Levels: switches with host CAs are leaves (1); BFS over switch links
+ * gives the others 2, 3, ...; switches no leaf reaches are 0.
+ * Zones (frames): two leaves are in one zone when they share more than
+ * half of their upper neighbours (every spine of a frame vs. a couple of
+ * bridges); union-find over leaves, then every other switch takes the zone
+ * that at least 3/4 of its zoned neighbours have (repeated by level), or
+ * none: a bridge links to both zones about evenly, and still does after a
+ * few of its links fail, while a spine stays in its frame even when one of
+ * its cables is miscabled.  CAs take their switch's zone.
+ * Rails: the compute HCAs of one host (same first word), ranked by the
+ * number in their device name (mlx5_K, HCA-K), when hosts have >= 4 of
+ * them; a leaf's rail is its HCAs' rail if they all agree.
+ * Cost: O(nodes + sum over leaves of sum of upper-neighbour degrees).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <ffroute/class.h>
+
+#include "class/class_int.h"
+
+static const char *const role_names[CLS_ROLE_COUNT] = {
+	"switch", "compute", "storage", "mgmt", "sharp", "other",
+};
+
+const char *cls_role_name(enum cls_role r)
+{
+	return (unsigned)r < CLS_ROLE_COUNT ? role_names[r] : "?";
+}
+
+enum cls_tclass cls_tclass_of(enum cls_role r)
+{
+	return r == CLS_ROLE_COMPUTE ? CLS_TC_COMPUTE
+	       : r == CLS_ROLE_STORAGE ? CLS_TC_STORAGE : CLS_TC_OTHER;
+}
+
+static bool prefix_digit(const char *s, const char *p)
+{
+	size_t n = strlen(p);
+
+	return !strncasecmp(s, p, n) && isdigit((unsigned char)s[n]);
+}
+
+static bool has_word(const char *host, size_t n, const char *w)
+{
+	size_t k = strlen(w);
+
+	for (size_t i = 0; i + k <= n; i++)
+		if (!strncasecmp(host + i, w, k))
+			return true;
+	return false;
+}
+
+static enum cls_role role_of(const struct topo *t, uint32_t n)
+{
+	const char *d = t->node_desc[n];
+	size_t hl = strcspn(d, " ");
+
+	if (topo_is_switch(t, n))
+		return CLS_ROLE_SWITCH;
+	if (topo_is_sharp_an(t, n))
+		return CLS_ROLE_SHARP;
+	if (prefix_digit(d, "st") || has_word(d, hl, "stor") || has_word(d, hl, "ai400"))
+		return CLS_ROLE_STORAGE;
+	if (prefix_digit(d, "mg") || has_word(d, hl, "mgmt") || has_word(d, hl, "login") ||
+	    has_word(d, hl, "admin"))
+		return CLS_ROLE_MGMT;
+	return CLS_ROLE_COMPUTE;
+}
+
+#define peer cls_peer
+
+/* Host CAs (not SHARP ANs) on switch @s, and its cabled switch links. */
+static void sw_counts(const struct topo *t, const struct cls *c, uint32_t s, unsigned *hosts,
+		      unsigned *links)
+{
+	*hosts = *links = 0;
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = peer(t, p);
+
+		if (q == TOPO_NONE || q == s)
+			continue;
+		if (topo_is_switch(t, q))
+			++*links;
+		else if (c->role[q] != CLS_ROLE_SHARP)
+			++*hosts;
+	}
+}
+
+/*
+ * Leaves: switches with host CAs, except a switch that carries a few hosts
+ * (a management host on a spine) while most of its switch neighbours are
+ * leaves and it has many more switch links than hosts.
+ */
+static void find_leaves(const struct topo *t, struct cls *c, uint32_t *queue, uint32_t *tail)
+{
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t q;
+
+		c->ca_sw[n] = TOPO_NONE;
+		if (topo_is_switch(t, n))
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
+			if ((q = peer(t, p)) != TOPO_NONE && topo_is_switch(t, q)) {
+				c->ca_sw[n] = q;
+				break;
+			}
+		q = c->ca_sw[n];
+		if (q != TOPO_NONE && c->role[n] != CLS_ROLE_SHARP)
+			c->level[q] = 1;
+	}
+	for (uint32_t s = 0; s < t->nnodes; s++) {
+		unsigned hosts, links, lv = 0, other = 0;
+
+		if (c->level[s] != 1)
+			continue;
+		sw_counts(t, c, s, &hosts, &links);
+		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+			uint32_t q = peer(t, p);
+
+			if (q != TOPO_NONE && q != s && topo_is_switch(t, q))
+				c->level[q] == 1 ? lv++ : other++;
+		}
+		if (lv > 2 * other && hosts * 4 < links && other + lv >= 4)
+			c->level[s] = 0;
+		else
+			queue[(*tail)++] = s;
+	}
+}
+
+/* Hosts-less leaves: a switch above level 2 whose neighbours are all spines
+ * that mostly go down (a 2-level tree) is a leaf with no host cabled. */
+static void empty_leaves(const struct topo *t, struct cls *c)
+{
+	for (uint32_t s = 0; s < t->nnodes; s++) {
+		bool leaf = c->level[s] == 3;
+
+		for (uint32_t p = t->port_off[s] + 1; leaf && p < t->port_off[s + 1]; p++) {
+			uint32_t q = peer(t, p);
+			unsigned up = 0, down = 0;
+
+			if (q == TOPO_NONE || !topo_is_switch(t, q))
+				continue;
+			if (c->level[q] != 2) {
+				leaf = false;
+				break;
+			}
+			for (uint32_t r = t->port_off[q] + 1; r < t->port_off[q + 1]; r++) {
+				uint32_t w = peer(t, r);
+
+				if (w != TOPO_NONE && topo_is_switch(t, w))
+					c->level[w] == 1 ? down++ : c->level[w] >= 3 ? up++ : 0;
+			}
+			if (4 * up > down)
+				leaf = false;
+		}
+		if (leaf)
+			c->level[s] = 1;
+	}
+}
+
+static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue)
+{
+	uint32_t head = 0, tail = 0;
+
+	find_leaves(t, c, queue, &tail);
+	while (head < tail) {
+		uint32_t s = queue[head++];
+
+		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+			uint32_t q = peer(t, p);
+
+			if (q != TOPO_NONE && topo_is_switch(t, q) && !c->level[q]) {
+				c->level[q] = (uint8_t)(c->level[s] < 254 ? c->level[s] + 1 : 255);
+				queue[tail++] = q;
+			}
+		}
+	}
+	empty_leaves(t, c);
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->level[n] > c->nlevels)
+			c->nlevels = c->level[n];
+}
+
+static uint32_t uf_find(uint32_t *uf, uint32_t x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
+static unsigned up_degree(const struct topo *t, const struct cls *c, uint32_t n)
+{
+	unsigned d = 0;
+
+	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+		uint32_t q = peer(t, p);
+
+		d += q != TOPO_NONE && topo_is_switch(t, q) && c->level[q] > 1;
+	}
+	return d;
+}
+
+/* Union leaves sharing a strict majority of their upper neighbours. */
+static void zone_leaves(const struct topo *t, const struct cls *c, uint32_t *uf,
+			uint32_t *cnt, uint32_t *touched)
+{
+	for (uint32_t a = 0; a < t->nnodes; a++) {
+		uint32_t nt = 0;
+		unsigned da;
+
+		if (c->level[a] != 1)
+			continue;
+		da = up_degree(t, c, a);
+		for (uint32_t p = t->port_off[a] + 1; p < t->port_off[a + 1]; p++) {
+			uint32_t s = peer(t, p);
+
+			if (s == TOPO_NONE || !topo_is_switch(t, s) || c->level[s] <= 1)
+				continue;
+			for (uint32_t q = t->port_off[s] + 1; q < t->port_off[s + 1]; q++) {
+				uint32_t b = peer(t, q);
+
+				if (b == TOPO_NONE || b <= a || c->level[b] != 1)
+					continue;
+				if (!cnt[b]++)
+					touched[nt++] = b;
+			}
+		}
+		for (uint32_t i = 0; i < nt; i++) {
+			uint32_t b = touched[i], db = up_degree(t, c, b);
+
+			if (2 * cnt[b] > (da < db ? da : db))
+				uf[uf_find(uf, a)] = uf_find(uf, b);
+			cnt[b] = 0;
+		}
+	}
+}
+
+/* Zone held by at least 3/4 of a switch's zoned neighbours, or -1. */
+static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t s,
+			     uint32_t *cnt)
+{
+	uint32_t total = 0, best = 0;
+	int16_t bz = -1;
+
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = peer(t, p);
+
+		if (q != TOPO_NONE && topo_is_switch(t, q) && c->zone[q] >= 0)
+			cnt[c->zone[q]]++, total++;
+	}
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = peer(t, p);
+
+		if (q == TOPO_NONE || !topo_is_switch(t, q) || c->zone[q] < 0)
+			continue;
+		if (cnt[c->zone[q]] > best)
+			best = cnt[c->zone[q]], bz = c->zone[q];
+		cnt[c->zone[q]] = 0;
+	}
+	return best && 4 * best >= 3 * total ? bz : -1;
+}
+
+/*
+ * A zone is a part joined to the rest by a cut of few links: at most half
+ * its internal switch links (its bisection, in a Clos).  Candidate
+ * zones that fail (the pods of a 3-level tree, the rail pods of a
+ * rail-optimized tree) are merged into one.  Returns true if any merged.
+ */
+static bool merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, uint32_t *cut)
+{
+	uint32_t nz = c->nzones, keep = 0, weak = 0;
+	int16_t first_weak = -1;
+
+	memset(in, 0, nz * sizeof(*in));
+	memset(cut, 0, nz * sizeof(*cut));
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		if (!topo_is_switch(t, n) || c->zone[n] < 0)
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t q = cls_peer_sw(t, p);
+
+			if (q == TOPO_NONE || q == n)
+				continue;
+			if (c->zone[q] == c->zone[n])
+				in[c->zone[n]]++;	/* counted from both ends */
+			else
+				cut[c->zone[n]] += 2;
+		}
+	}
+	for (uint32_t z = 0; z < nz; z++) {
+		if (cut[z] * 2 <= in[z]) {
+			in[z] = keep++;		/* new id */
+			continue;
+		}
+		weak++;
+		if (first_weak < 0)
+			first_weak = (int16_t)keep++;
+		in[z] = (uint32_t)first_weak;
+	}
+	if (!weak)
+		return false;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->zone[n] >= 0)
+			c->zone[n] = (int16_t)in[c->zone[n]];
+		else if (topo_is_switch(t, n))
+			c->zone[n] = -1;
+	c->nzones = keep;
+	snprintf(c->zone_why, sizeof(c->zone_why),
+		 "%u of %u candidate zones joined by many links: merged into one", weak, nz);
+	return true;
+}
+
+static void find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32_t *cnt,
+		       uint32_t *touched)
+{
+	uint8_t maxlvl = 0;
+
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uf[n] = n;
+		c->zone[n] = -1;
+		if (c->level[n] > maxlvl)
+			maxlvl = c->level[n];
+	}
+	zone_leaves(t, c, uf, cnt, touched);
+	for (uint32_t n = 0; n < t->nnodes; n++)	/* number zones by lowest leaf */
+		if (c->level[n] == 1 && uf_find(uf, n) == n)
+			c->zone[n] = (int16_t)(c->nzones < 32767 ? c->nzones++ : 32767);
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->level[n] == 1)
+			c->zone[n] = c->zone[uf_find(uf, n)];
+	for (uint8_t lv = 2; lv && lv <= maxlvl; lv++)
+		for (uint32_t n = 0; n < t->nnodes; n++)
+			if (c->level[n] == lv)
+				c->zone[n] = majority_zone(t, c, n, cnt);
+	if (c->nzones > 1 && merge_weak_zones(t, c, cnt, touched) &&
+	    !memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt)))
+		for (uint8_t lv = 2; lv && lv <= maxlvl; lv++)
+			for (uint32_t n = 0; n < t->nnodes; n++)
+				if (c->level[n] == lv && c->zone[n] < 0)
+					c->zone[n] = majority_zone(t, c, n, cnt);
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (!topo_is_switch(t, n) && c->ca_sw[n] != TOPO_NONE)
+			c->zone[n] = c->zone[c->ca_sw[n]];
+}
+
+/* Inter-zone links, and nzones/nrails covering every id, after overrides. */
+static void mark_interzone(const struct topo *t, struct cls *c)
+{
+	uint32_t nz = 0;
+
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->zone[n] >= 0 && (uint32_t)c->zone[n] >= nz)
+			nz = (uint32_t)c->zone[n] + 1;
+	if (nz <= 1) {		/* one zone: everything is in it */
+		for (uint32_t n = 0; n < t->nnodes; n++)
+			c->zone[n] = 0;
+		if (!c->zone_why[0])
+			snprintf(c->zone_why, sizeof(c->zone_why), "one zone");
+	}
+	c->nzones = 0;
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		if (c->zone[n] >= 0 && (uint32_t)c->zone[n] >= c->nzones)
+			c->nzones = (uint32_t)c->zone[n] + 1;
+		if (c->rail[n] >= 0 && (uint32_t)c->rail[n] >= c->nrails)
+			c->nrails = (uint32_t)c->rail[n] + 1;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t q = peer(t, p);
+
+			c->interzone[p] = q != TOPO_NONE && topo_is_switch(t, n) &&
+					  topo_is_switch(t, q) && c->zone[n] != c->zone[q];
+		}
+	}
+}
+
+struct hca_key {
+	uint32_t host;
+	long dev;
+	uint32_t node;
+};
+
+static int cmp_hca(const void *a, const void *b)
+{
+	const struct hca_key *x = a, *y = b;
+
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+/*
+ * Rank key of an HCA within its host, from the device word: the PCI
+ * address of "ibp<bus>s<slot>f<fn>" names, else the trailing number
+ * ("mlx5_3" -> 3, "HCA-2" -> 2); -1 when there is none (node order then).
+ */
+static long dev_number(const char *d)
+{
+	const char *w = d + strcspn(d, " "), *e;
+	unsigned bus, slot, fn;
+
+	while (*w == ' ')
+		w++;
+	if (sscanf(w, "ibp%us%uf%u", &bus, &slot, &fn) == 3 && bus < 256 && slot < 32 && fn < 8)
+		return (long)(bus << 8 | slot << 3 | fn);
+	e = w + strcspn(w, " ");
+	if (e == w || !isdigit((unsigned char)e[-1]))
+		return -1;
+	while (e > w && isdigit((unsigned char)e[-1]) && e - w < 18)
+		e--;
+	return strtol(e, NULL, 10);
+}
+
+/* A leaf serves rail r when most of its railed HCAs are on r; rails are
+ * kept only when >= 90 % of the railed HCAs agree with their leaf. */
+static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
+{
+	uint32_t agree = 0, total = 0;
+
+	for (uint32_t s = 0; s < t->nnodes; s++) {
+		uint32_t best = 0;
+		int16_t br = -1;
+
+		if (!topo_is_switch(t, s) || c->level[s] != 1)
+			continue;
+		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+			uint32_t q = cls_peer(t, p);
+
+			if (q != TOPO_NONE && !topo_is_switch(t, q) && c->rail[q] >= 0 &&
+			    ++cnt[c->rail[q]] > best)
+				best = cnt[c->rail[q]], br = c->rail[q];
+		}
+		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+			uint32_t q = cls_peer(t, p);
+
+			if (q != TOPO_NONE && !topo_is_switch(t, q) && c->rail[q] >= 0) {
+				cnt[c->rail[q]] = 0;
+				total++;
+				agree += c->rail[q] == br;
+			}
+		}
+		c->rail[s] = br;
+	}
+	if (total && agree * 10 < total * 9)
+		for (uint32_t n = 0; n < t->nnodes; n++)
+			c->rail[n] = -1;
+}
+
+/* Rails: the rank of each compute HCA within its host (hosts of >= 4). */
+static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
+{
+	struct hca_key *k = malloc(((size_t)t->nnodes + 1) * sizeof(*k));
+	uint32_t n = 0;
+
+	if (!k)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		c->rail[i] = -1;
+		if (c->role[i] != CLS_ROLE_COMPUTE || c->host[i] == TOPO_NONE)
+			continue;
+		k[n++] = (struct hca_key){ c->host[i], dev_number(t->node_desc[i]), i };
+	}
+	qsort(k, n, sizeof(*k), cmp_hca);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
+			;
+		if (j - i < 4)
+			continue;
+		for (uint32_t r = i; r < j; r++)
+			c->rail[k[r].node] = (int16_t)(r - i < 32767 ? r - i : 32767);
+	}
+	free(k);
+	memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt));
+	leaf_rails(t, c, cnt);
+	return 0;
+}
+
+enum ov_what { OV_ROLE, OV_LEVEL, OV_ZONE_RAIL };
+
+static void override_node(const struct topo *t, const struct cls_override *o, uint32_t n,
+			  struct cls *c, enum ov_what what)
+{
+	if (what == OV_ROLE && o->role >= 0 && o->role < CLS_ROLE_COUNT && !topo_is_switch(t, n))
+		c->role[n] = (uint8_t)o->role;
+	if (what == OV_LEVEL && o->level >= 0 && topo_is_switch(t, n))
+		c->level[n] = (uint8_t)(o->level < 255 ? o->level : 255);
+	if (what == OV_ZONE_RAIL && o->zone >= 0)
+		c->zone[n] = o->zone < (int16_t)t->nnodes ? o->zone : (int16_t)(t->nnodes - 1);
+	if (what == OV_ZONE_RAIL && o->rail >= 0)
+		c->rail[n] = o->rail < (int16_t)t->nnodes ? o->rail : (int16_t)(t->nnodes - 1);
+}
+
+/* Overrides by GUID (node or port) or by regex on the NodeDescription. */
+static void apply_overrides(const struct topo *t, const struct cls_overrides *ov,
+			    struct cls *c, enum ov_what what)
+{
+	for (uint32_t i = 0; ov && i < ov->n; i++) {
+		const struct cls_override *o = &ov->v[i];
+		uint32_t n;
+		regex_t re;
+
+		if (o->re) {
+			if (regcomp(&re, o->re, REG_EXTENDED | REG_NOSUB))
+				continue;	/* checked when the file was read */
+			for (n = 0; n < t->nnodes; n++)
+				if (!regexec(&re, t->node_desc[n], 0, NULL, 0))
+					override_node(t, o, n, c, what);
+			regfree(&re);
+			continue;
+		}
+		n = topo_find_guid(t, o->guid);
+		if (n == TOPO_NONE) {
+			uint32_t p = topo_find_port_guid(t, o->guid);
+
+			n = p == TOPO_NONE ? TOPO_NONE : t->port_node[p];
+		}
+		if (n != TOPO_NONE)
+			override_node(t, o, n, c, what);
+	}
+}
+
+void cls_free(struct cls *c)
+{
+	free(c->role);
+	free(c->zone);
+	free(c->rail);
+	free(c->level);
+	free(c->ca_sw);
+	free(c->interzone);
+	free(c->host);
+	free(c->dir);
+	free(c->group);
+	memset(c, 0, sizeof(*c));
+}
+
+int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cls *c)
+{
+	size_t nn = (size_t)t->nnodes + 1;
+	uint32_t *s1 = calloc(nn, sizeof(uint32_t)), *s2 = calloc(nn, sizeof(uint32_t));
+	uint32_t *s3 = calloc(nn, sizeof(uint32_t));
+	int rc = -ENOMEM;
+
+	memset(c, 0, sizeof(*c));
+	c->role = calloc(nn, 1);
+	c->zone = calloc(nn, sizeof(int16_t));
+	c->rail = calloc(nn, sizeof(int16_t));
+	c->level = calloc(nn, 1);
+	c->ca_sw = calloc(nn, sizeof(uint32_t));
+	c->interzone = calloc((size_t)t->nports + 1, 1);
+	c->host = calloc(nn, sizeof(uint32_t));
+	c->dir = calloc((size_t)t->nports + 1, 1);
+	c->group = calloc((size_t)t->nports + 1, sizeof(uint32_t));
+	if (!s1 || !s2 || !s3 || !c->role || !c->zone || !c->rail || !c->level || !c->ca_sw ||
+	    !c->interzone || !c->host || !c->dir || !c->group)
+		goto out;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		c->role[n] = (uint8_t)role_of(t, n);
+	apply_overrides(t, ov, c, OV_ROLE);
+	find_levels(t, c, s1);
+	apply_overrides(t, ov, c, OV_LEVEL);
+	find_zones(t, c, s1, s2, s3);
+	rc = cls_find_hosts(t, c);
+	if (!rc) {
+		cls_dual_homed(t, c);
+		apply_overrides(t, ov, c, OV_ROLE);
+		rc = find_rails(t, c, s2);
+	}
+	if (!rc) {
+		apply_overrides(t, ov, c, OV_ZONE_RAIL);
+		mark_interzone(t, c);
+		cls_ports(t, c);
+		cls_verdict(t, c);
+	}
+out:
+	free(s1);
+	free(s2);
+	free(s3);
+	if (rc)
+		cls_free(c);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * class_int.h - helpers shared by the classification files.
+ */
+#ifndef FFROUTE_CLASS_INT_H
+#define FFROUTE_CLASS_INT_H
+
+#include <ffroute/class.h>
+
+/* Neighbouring node across port @p, or TOPO_NONE. */
+static inline uint32_t cls_peer(const struct topo *t, uint32_t p)
+{
+	uint32_t r = t->port_remote[p];
+
+	return r == TOPO_NONE ? TOPO_NONE : t->port_node[r];
+}
+
+/* Neighbouring switch across port @p, or TOPO_NONE. */
+static inline uint32_t cls_peer_sw(const struct topo *t, uint32_t p)
+{
+	uint32_t q = cls_peer(t, p);
+
+	return q != TOPO_NONE && topo_is_switch(t, q) ? q : TOPO_NONE;
+}
+
+/** cls_find_hosts - group CAs into hosts (class_port.c) */
+int cls_find_hosts(const struct topo *t, struct cls *c);
+/** cls_ports - port directions and groups, after levels and zones (class_port.c) */
+void cls_ports(const struct topo *t, struct cls *c);
+/** cls_verdict - reasons the engine cannot route the fabric (class_port.c) */
+void cls_verdict(const struct topo *t, struct cls *c);
+/** cls_dual_homed - hosts with CAs in two zones become storage (class_port.c) */
+void cls_dual_homed(const struct topo *t, struct cls *c);
+/** cls_is_default_desc - an unconfigured NodeDescription, not a host name */
+bool cls_is_default_desc(const char *d);
+
+#endif

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * lft.c - the flat LFT block and the loader that binds dump entries to a
+ * fabric by switch GUID.  Entries are buffered (8 B each) until the end so
+ * the table can be sized once; remapping by destination port GUID follows
+ * OpenSM's file engine (the dump's LIDs may be from another sweep).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/lft_load.h"
+
+struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
+{
+	struct lft *l = calloc(1, sizeof(*l));
+	uint64_t n = (uint64_t)nsw * (max_lid + 1u);
+
+	if (!l || max_lid > 0xFFFF)
+		goto fail;
+	l->nsw = nsw;
+	l->nlids = max_lid + 1u;
+	l->port = malloc(n ? n : 1);
+	l->have = calloc(nsw ? nsw : 1, 1);
+	if (!l->port || !l->have)
+		goto fail;
+	memset(l->port, LFT_NONE, n);
+	return l;
+fail:
+	lft_free(l);
+	errno = ENOMEM;
+	return NULL;
+}
+
+void lft_free(struct lft *l)
+{
+	if (!l)
+		return;
+	free(l->port);
+	free(l->have);
+	free(l);
+}
+
+struct lft_ent {
+	uint32_t sw;
+	uint16_t lid;
+	uint8_t port;
+};
+
+struct lft_loader {
+	const struct topo *t;
+	struct diag_list *dl;
+	const char *fname;
+	unsigned errors_at_start;
+	struct lft_ent *e;
+	uint32_t n, cap;
+	uint32_t max_lid;
+	unsigned *seen_line;	/* [nsw] header line of the switch's block, 0 = not seen */
+	unsigned remapped;
+};
+
+struct lft_loader *lft_loader_new(const struct topo *t, struct diag_list *dl, const char *fname)
+{
+	struct lft_loader *ld = calloc(1, sizeof(*ld));
+
+	if (!ld || !(ld->seen_line = calloc(t->nswitches + 1u, sizeof(unsigned)))) {
+		free(ld);
+		errno = ENOMEM;
+		return NULL;
+	}
+	ld->t = t;
+	ld->dl = dl;
+	ld->fname = fname ? fname : "<input>";
+	ld->errors_at_start = dl->nerrors;
+	ld->max_lid = t->max_lid;
+	return ld;
+}
+
+void lft_loader_free(struct lft_loader *ld)
+{
+	if (!ld)
+		return;
+	free(ld->e);
+	free(ld->seen_line);
+	free(ld);
+}
+
+int lft_loader_switch(struct lft_loader *ld, uint64_t guid, unsigned line, unsigned col)
+{
+	uint32_t node = topo_find_guid(ld->t, guid);
+	uint32_t sw;
+
+	if (node == TOPO_NONE) {
+		diag_add(ld->dl, DIAG_ERROR, ld->fname, line, col,
+			 "switch GUID 0x%016llx is not in the fabric", (unsigned long long)guid);
+		return -ENOENT;
+	}
+	if (!topo_is_switch(ld->t, node)) {
+		diag_add(ld->dl, DIAG_ERROR, ld->fname, line, col,
+			 "GUID 0x%016llx is a CA, not a switch", (unsigned long long)guid);
+		return -ENOENT;
+	}
+	sw = ld->t->node_sw[node];
+	if (ld->seen_line[sw])
+		diag_add(ld->dl, DIAG_WARNING, ld->fname, line, col,
+			 "switch 0x%016llx listed again (first at line %u); later entries win",
+			 (unsigned long long)guid, ld->seen_line[sw]);
+	else
+		ld->seen_line[sw] = line ? line : 1;
+	return (int)sw;
+}
+
+int lft_loader_entry(struct lft_loader *ld, int sw, uint32_t lid, unsigned port,
+		     uint64_t dest_guid, unsigned line, unsigned col)
+{
+	const struct topo *t = ld->t;
+	uint32_t node = t->sw_node[sw];
+
+	if (lid == 0 || lid > TOPO_MAX_UCAST_LID) {
+		diag_add(ld->dl, DIAG_ERROR, ld->fname, line, col,
+			 lid ? "LID 0x%x is not a unicast LID" : "LID %u is not a valid LID", lid);
+		return -EINVAL;
+	}
+	if (port != LFT_NONE && port > t->node_nports[node]) {
+		diag_add(ld->dl, DIAG_ERROR, ld->fname, line, col,
+			 "port %u out of range (switch has %u)", port, t->node_nports[node]);
+		return -EINVAL;
+	}
+	if (dest_guid) {
+		uint32_t p = topo_find_port_guid(t, dest_guid);
+		uint32_t base = p == TOPO_NONE ? 0 : t->port_lid[p];
+
+		uint32_t span = p == TOPO_NONE ? 1 : 1u << t->port_lmc[p];
+
+		/*
+		 * LMC ranges are aligned to 2^LMC, so the offset inside the range
+		 * is the low bits of the LID; keep it when moving to the new base.
+		 */
+		if (base && (lid < base || lid >= base + span)) {
+			if (!ld->remapped++)
+				diag_add(ld->dl, DIAG_NOTE, ld->fname, line, col,
+					 "LID %u belongs to port 0x%016llx, which now has LID %u; "
+					 "remapping by port GUID", lid,
+					 (unsigned long long)dest_guid, base);
+			lid = base + (lid & (span - 1));
+		}
+	}
+	if (ld->n == ld->cap) {
+		uint32_t cap = ld->cap ? ld->cap * 2 : 4096;
+		struct lft_ent *ne = cap > ld->cap ? realloc(ld->e, (size_t)cap * sizeof(*ne)) : NULL;
+
+		if (!ne) {
+			diag_add(ld->dl, DIAG_ERROR, ld->fname, line, col, "out of memory");
+			return -ENOMEM;
+		}
+		ld->e = ne;
+		ld->cap = cap;
+	}
+	ld->e[ld->n++] = (struct lft_ent){ (uint32_t)sw, (uint16_t)lid, (uint8_t)port };
+	if (lid > ld->max_lid)
+		ld->max_lid = lid;
+	return 0;
+}
+
+struct lft *lft_loader_finish(struct lft_loader *ld)
+{
+	struct lft *l = NULL;
+
+	if (ld->dl->nerrors > ld->errors_at_start) {
+		errno = EINVAL;
+		goto out;
+	}
+	l = lft_new(ld->t->nswitches, ld->max_lid);
+	if (!l)
+		goto out;
+	for (uint32_t i = 0; i < ld->t->nswitches; i++)
+		l->have[i] = ld->seen_line[i] != 0;
+	for (uint32_t i = 0; i < ld->n; i++)
+		lft_set(l, ld->e[i].sw, ld->e[i].lid, ld->e[i].port);
+out:
+	lft_loader_free(ld);
+	return l;
+}

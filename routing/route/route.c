@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route.c - the engine's entry points: destinations in position order,
+ * one route tree per destination (route_dest.c), SLs and SL2VL
+ * (route_sl.c), then verification by the checker.
+ *
+ * Destinations are every LID the fabric assigns: each LID of a CA or
+ * router port's LMC range (routed through the switch the port is cabled
+ * to) and every switch's port-0 LID.  They are processed sorted by
+ * (zone, attach switch, attach port, LID) - the position order the checker
+ * also uses for shift permutations - and ranked within their traffic class
+ * (compute, storage, other), so D-mod-K spreads each class on its own.
+ * LMC LIDs of one port have consecutive ranks, so they take distinct
+ * designated paths.
+ *
+ * Verification: chk_findings() on the result with the engine's SL and
+ * SL2VL tables; any hard finding (unreachable, loop, black hole, switch
+ * LID, credit loop per VL, rail or zone violation) refuses the result.
+ *
+ * Cost: O(LIDs x switch ports) time; memory: the LFT block, the SL table
+ * (groups x LIDs), SL2VL (ports x 16) and O(switches + ports) scratch.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <ffroute/check.h>
+
+#include "route/route_int.h"
+
+void route_opts_init(struct route_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->vl_limit = 2;
+	o->rail_isolation = -1;
+	o->verify = true;
+}
+
+void route_out_free(struct route_out *out)
+{
+	lft_free(out->lft);
+	free(out->sl);
+	free(out->sl_group);
+	free(out->sl2vl);
+	chk_vlx_free(&out->vlx);
+	out->lft = NULL;
+	out->sl = out->sl2vl = NULL;
+	out->sl_group = NULL;
+}
+
+uint8_t route_sl(const struct route_out *out, uint32_t src_node, uint32_t dlid)
+{
+	if (!out->sl || dlid >= out->nlids || !out->sl_group)
+		return 0;
+	return out->sl[(size_t)out->sl_group[src_node] * out->nlids + dlid];
+}
+
+static void logf_(const struct route_opts *o, enum route_log_level lvl, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void logf_(const struct route_opts *o, enum route_log_level lvl, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	if (!o->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	o->log(o->log_ctx, lvl, msg);
+}
+
+/* ---- destinations ---------------------------------------------------------------- */
+
+struct dkey {
+	int16_t zone;
+	uint32_t attach_node;
+	struct rt_dest d;
+};
+
+static int cmp_dkey(const void *a, const void *b)
+{
+	const struct dkey *x = a, *y = b;
+
+	if (x->zone != y->zone)
+		return x->zone < y->zone ? -1 : 1;
+	if (x->attach_node != y->attach_node)
+		return x->attach_node < y->attach_node ? -1 : 1;
+	if (x->d.port != y->d.port)
+		return x->d.port < y->d.port ? -1 : 1;
+	return x->d.lid < y->d.lid ? -1 : x->d.lid > y->d.lid;
+}
+
+/* Every routable LID, in position order, ranked per class. */
+static struct rt_dest *destinations(const struct topo *t, const struct cls *c, uint32_t *nd)
+{
+	struct dkey *k = malloc(((size_t)t->max_lid + 1) * sizeof(*k));
+	struct rt_dest *d;
+	uint32_t n = 0, rank[CLS_TC_COUNT] = { 0 };
+
+	if (!k)
+		return NULL;
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+		uint32_t p = t->lid_port[lid], node, r, sw;
+
+		if (p == TOPO_NONE)
+			continue;
+		node = t->port_node[p];
+		if (topo_is_switch(t, node)) {
+			sw = node;
+			k[n].d.port = 0;
+			k[n].d.tc = CLS_TC_OTHER;
+		} else {
+			r = t->port_remote[p];
+			if (r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
+				continue;	/* not behind a switch: no switch can reach it */
+			sw = t->port_node[r];
+			k[n].d.port = (uint8_t)topo_port_num(t, r);
+			k[n].d.tc = (uint8_t)cls_tclass_of((enum cls_role)c->role[node]);
+		}
+		k[n].zone = c->zone[sw];
+		k[n].attach_node = sw;
+		k[n].d.attach = t->node_sw[sw];
+		k[n++].d.lid = lid;
+	}
+	qsort(k, n, sizeof(*k), cmp_dkey);
+	d = malloc(((size_t)n + 1) * sizeof(*d));
+	if (d)
+		for (uint32_t i = 0; i < n; i++) {
+			d[i] = k[i].d;
+			d[i].rank = rank[d[i].tc]++;
+		}
+	free(k);
+	*nd = n;
+	return d;
+}
+
+/* ---- engine ------------------------------------------------------------------------ */
+
+static void rt_free(struct rt *r)
+{
+	free(r->mode);
+	free(r->u0);
+	free(r->dist);
+	free(r->pref);
+	free(r->pref_stamp);
+	free(r->bq.v);
+	free(r->bq.next);
+	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
+		free(r->load[k]);
+		free(r->dsg[k]);
+	}
+}
+
+static int rt_alloc(struct rt *r)
+{
+	size_t ns = (size_t)r->nsw + 1, np = (size_t)r->t->nports + 1;
+	bool ok;
+
+	r->mode = calloc(ns, 1);
+	r->u0 = calloc(ns, 1);
+	r->dist = calloc(ns, sizeof(uint16_t));
+	r->pref = calloc(ns, sizeof(uint16_t));
+	r->pref_stamp = calloc(ns, sizeof(uint32_t));
+	r->bq.cap = (uint32_t)(np + ns);
+	r->bq.v = malloc(r->bq.cap * sizeof(uint32_t));
+	r->bq.next = malloc(r->bq.cap * sizeof(uint32_t));
+	ok = r->mode && r->u0 && r->dist && r->pref && r->pref_stamp && r->bq.v && r->bq.next;
+	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
+		r->load[k] = calloc(np, sizeof(uint32_t));
+		r->dsg[k] = calloc(np, sizeof(uint32_t));
+		ok = ok && r->load[k] && r->dsg[k];
+	}
+	return ok ? 0 : -ENOMEM;
+}
+
+static int ffroute_compute(const struct topo *t, const struct cls *c, const struct route_opts *o,
+			   struct route_out *out)
+{
+	struct rt r = { .t = t, .c = c, .o = o, .out = out, .nsw = t->nswitches };
+	struct rt_dest *d = NULL;
+	uint32_t nd = 0;
+	int rc;
+
+	out->lft = lft_new(t->nswitches, t->max_lid);
+	rc = out->lft ? rt_alloc(&r) : -ENOMEM;
+	if (!rc)
+		rc = rt_sl_alloc(&r);
+	if (!rc && !(d = destinations(t, c, &nd)))
+		rc = -ENOMEM;
+	for (uint32_t s = 0; !rc && s < t->nswitches; s++)
+		out->lft->have[s] = 1;
+	for (uint32_t i = 0; !rc && i < nd; i++)
+		if ((rc = rt_route_dest(&r, &d[i])))
+			snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
+				 "next hop toward LID %u", d[i].lid);
+	if (!rc)
+		rc = rt_sl_tables(&r);
+	if (!rc && r.any_routes)
+		logf_(o, ROUTE_LOG_INFO, "%llu routes outside up*/down* (fallback hops)",
+		      (unsigned long long)r.any_routes);
+	free(d);
+	rt_free(&r);
+	if (rc == -ENOMEM)
+		snprintf(out->err, sizeof(out->err), "out of memory");
+	return rc;
+}
+
+const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
+
+/* ---- run + verify ------------------------------------------------------------------ */
+
+static int verify(const struct topo *t, const struct cls *c, struct route_out *out)
+{
+	struct chk_opts co;
+	struct chk_report rep;
+	int rc;
+
+	chk_opts_init(&co);
+	co.sl = out->sl;
+	co.sl_group = out->sl_group;
+	co.sl_ngroups = out->ngroups;
+	co.sl2vl = out->sl2vl;
+	co.vlx = &out->vlx;
+	rc = chk_report_init(&rep, t->nports);
+	if (!rc)
+		rc = chk_findings(t, out->lft, c, &co, &rep);
+	if (!rc) {
+		out->hard_findings = chk_hard_findings(&rep);
+		for (unsigned k = 0; k < CHK_F_COUNT && out->hard_findings; k++)
+			if (rep.f[k].hard && rep.f[k].count) {
+				snprintf(out->err, sizeof(out->err),
+					 "verification failed: %llu %s finding(s), e.g. %s",
+					 (unsigned long long)rep.f[k].count,
+					 chk_finding_name((enum chk_finding_kind)k),
+					 rep.f[k].nex ? rep.f[k].ex[0] : "-");
+				rc = -EINVAL;
+				break;
+			}
+	}
+	chk_report_free(&rep);
+	return rc;
+}
+
+int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
+	      struct route_out *out)
+{
+	struct timespec t0, t1;
+	struct route_opts def;
+	int rc;
+
+	if (!o) {
+		route_opts_init(&def);
+		o = &def;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(out, 0, sizeof(*out));
+	if (c->nreasons) {
+		snprintf(out->err, sizeof(out->err), "fabric refused by the classification: %s",
+			 c->reason[0]);
+		return -EINVAL;
+	}
+	rc = route_engine_ffroute.compute(t, c, o, out);
+	if (!rc && out->nvls > (o->vl_limit ? o->vl_limit : 1)) {
+		snprintf(out->err, sizeof(out->err), "the routing needs %u VLs, the limit is %u",
+			 out->nvls, o->vl_limit);
+		rc = -EINVAL;
+	}
+	if (!rc && o->verify)
+		rc = verify(t, c, out);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (rc) {
+		char err[sizeof(out->err)];
+
+		if (rc == -ENOMEM && !out->err[0])
+			snprintf(out->err, sizeof(out->err), "out of memory");
+		memcpy(err, out->err, sizeof(err));
+		route_out_free(out);
+		memcpy(out->err, err, sizeof(err));
+		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
+		return rc;
+	}
+	logf_(o, ROUTE_LOG_INFO, "%llu routes, %u VL(s), %llu turn routes, %.3f s",
+	      (unsigned long long)out->routes, out->nvls, (unsigned long long)out->turn_routes,
+	      out->seconds);
+	return 0;
+}

@@ -1,0 +1,404 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_dest.c - the route of every switch toward one destination LID.
+ *
+ * Algorithm (per destination d hanging on switch a of zone Z):
+ *
+ * 1. Designated path (D-mod-K).  From a, go up one level at a time; at
+ *    each step take the up-neighbour whose channel down toward us carries
+ *    the fewest destinations of d's class so far, ties broken by rotating
+ *    from d's rank (rank mod candidates at the first level, rank / n1 mod
+ *    n2 at the next, ...).  On a healthy Clos every class's destinations
+ *    are then spread over the spines in rank order, exactly D-mod-K, and
+ *    every switch routes d through the same spine, so a shift permutation
+ *    meets no contention.
+ *
+ * 2. Labels, by bucket-queue BFS from a (each phase finishes before the
+ *    next; within a phase the smallest distance wins):
+ *      DOWN   zone-Z switches with a down-only path to a;
+ *      UP     zone-Z switches that go up to a labelled switch;
+ *      TRANSIT zone-less switches (bridges) joined to labelled ones;
+ *      EXIT/DOWN/UP in every other zone: switches with an inter-zone link
+ *             to a labelled switch exit there; the others reach an exit
+ *             down-only, or up then down;
+ *      TURN   (switch LIDs only) switches that reach, going down, a switch
+ *             whose route to a goes up only: spine-to-spine routes;
+ *      UPTURN (switch LIDs only) switches that go up to a TURN switch (a
+ *             leaf that lost its link to the destination spine);
+ *      ANY    whatever is left but connected: any shortest hop; the
+ *             verification judges these (none on the reference fabrics).
+ *    A switch that can go down always does, so every route inside a zone
+ *    is up*down*: no credit loop inside a zone (Autonet).  Routes between
+ *    zones are up*down* to an exit, the inter-zone link(s), then up*down*
+ *    in the destination zone: the SLs of route_sl.c lift the part inside
+ *    the destination zone to VL 1, which keeps each VL acyclic.
+ *
+ * 3. Choice.  Among the ports that lead one hop closer, a switch takes the
+ *    one nearest the designated path (prefer), then the least loaded for
+ *    d's class, then the rotation by rank: parallel links and equal
+ *    candidates are used evenly.
+ *
+ * Cost: O(switch ports) per destination for the labels and choices, plus
+ * the designated path's memoised walk; memory O(switches + ports).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "route/route_int.h"
+
+/* ---- bucket queue ------------------------------------------------------------- */
+
+static void bq_reset(struct rt_bq *q)
+{
+	for (unsigned d = 0; d <= RT_MAXD + 1; d++)
+		q->head[d] = TOPO_NONE;
+	q->n = 0;
+}
+
+static void bq_push(struct rt_bq *q, unsigned d, uint32_t s)
+{
+	if (d > RT_MAXD || q->n >= q->cap)
+		return;		/* longer than any route we keep; cap is ports + switches */
+	q->v[q->n] = s;
+	q->next[q->n] = q->head[d];
+	q->head[d] = q->n++;
+}
+
+/* Pop the entries of distance @d one by one: returns TOPO_NONE at the end. */
+static uint32_t bq_pop(struct rt_bq *q, unsigned d)
+{
+	uint32_t i = q->head[d];
+
+	if (i == TOPO_NONE)
+		return TOPO_NONE;
+	q->head[d] = q->next[i];
+	return q->v[i];
+}
+
+static void set_label(struct rt *r, uint32_t s, enum rt_mode m, unsigned d)
+{
+	r->mode[s] = (uint8_t)m;
+	r->dist[s] = (uint16_t)d;
+	bq_push(&r->bq, d, s);
+}
+
+/* Push every labelled switch accepted by @zone_ok (z = its zone). */
+static void seed(struct rt *r, int16_t zone, bool other_zones)
+{
+	bq_reset(&r->bq);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		int16_t z = rt_zone(r, s);
+
+		if (r->mode[s] != RM_NONE && (other_zones ? z >= 0 && z != zone : z == zone))
+			bq_push(&r->bq, r->dist[s], s);
+	}
+}
+
+/*
+ * Relax along ports of direction @dir from every popped switch to
+ * switches of the same zone (@exclude: not zone @ex), labelling them @m.
+ * @down_only: only switches already in a down mode propagate.
+ */
+static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bool down_only)
+{
+	const struct topo *t = r->t;
+
+	for (unsigned d = 0; d <= RT_MAXD; d++) {
+		uint32_t s;
+
+		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
+			uint32_t n = rt_node(r, s);
+
+			if (r->dist[s] != d)
+				continue;	/* stale */
+			if (down_only && r->mode[s] != RM_DOWN && r->mode[s] != RM_EXIT &&
+			    r->mode[s] != RM_DEST)
+				continue;
+			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+				uint32_t u = rt_peer(r, p);
+
+				if (u == TOPO_NONE || r->c->dir[p] != dir ||
+				    rt_zone(r, u) != rt_zone(r, s) || rt_zone(r, u) == ex)
+					continue;
+				if (r->mode[u] == RM_NONE ||
+				    (r->mode[u] == m && r->dist[u] > d + 1) ||
+				    (m == RM_DOWN && r->mode[u] == RM_EXIT && r->dist[u] > d + 1))
+					set_label(r, u, m, d + 1);
+			}
+		}
+	}
+}
+
+/* Zone-less switches (and, with @any, every switch) next to labelled ones. */
+static void relax_open(struct rt *r, enum rt_mode m, bool any)
+{
+	const struct topo *t = r->t;
+
+	bq_reset(&r->bq);
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->mode[s] != RM_NONE)
+			bq_push(&r->bq, r->dist[s], s);
+	for (unsigned d = 0; d <= RT_MAXD; d++) {
+		uint32_t s;
+
+		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
+			uint32_t n = rt_node(r, s);
+
+			if (r->dist[s] != d)
+				continue;
+			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+				uint32_t u = rt_peer(r, p);
+
+				if (u == TOPO_NONE || (!any && rt_zone(r, u) >= 0))
+					continue;
+				if (r->mode[u] == RM_NONE || (r->mode[u] == m && r->dist[u] > d + 1))
+					set_label(r, u, m, d + 1);
+			}
+		}
+	}
+}
+
+/* Other zones' exits: inter-zone links to a switch of zone @z or a bridge. */
+static void seed_exits(struct rt *r, int16_t z)
+{
+	const struct topo *t = r->t;
+
+	bq_reset(&r->bq);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t n = rt_node(r, s);
+		unsigned best = RT_INF;
+
+		if (r->mode[s] != RM_NONE || rt_zone(r, s) < 0 || rt_zone(r, s) == z)
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t y = rt_peer(r, p);
+
+			if (y != TOPO_NONE && r->c->dir[p] == CLS_DIR_XZONE &&
+			    r->mode[y] != RM_NONE && (rt_zone(r, y) == z || rt_zone(r, y) < 0) &&
+			    r->dist[y] + 1u < best)
+				best = r->dist[y] + 1u;
+		}
+		if (best != RT_INF)
+			set_label(r, s, RM_EXIT, best);
+	}
+}
+
+/* Switch destinations: which zone-@z switches go up only, then TURN labels. */
+static void label_turns(struct rt *r, uint32_t a, int16_t z)
+{
+	const struct topo *t = r->t;
+
+	memset(r->u0, 0, r->nsw);
+	r->u0[a] = 1;
+	seed(r, z, false);
+	for (unsigned d = 1; d <= RT_MAXD; d++) {
+		uint32_t s;
+
+		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
+			uint32_t n = rt_node(r, s);
+
+			if (r->mode[s] != RM_UP || r->dist[s] != d)
+				continue;
+			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+				uint32_t w = rt_peer(r, p);
+
+				if (w != TOPO_NONE && r->c->dir[p] == CLS_DIR_UP && r->u0[w] &&
+				    r->dist[w] + 1u == d)
+					r->u0[s] = 1;
+			}
+		}
+	}
+	bq_reset(&r->bq);
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->u0[s])
+			bq_push(&r->bq, r->dist[s], s);
+	relax(r, CLS_DIR_UP, RM_TURN, -2, false);
+	bq_reset(&r->bq);
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->mode[s] == RM_TURN)
+			bq_push(&r->bq, r->dist[s], s);
+	relax(r, CLS_DIR_DOWN, RM_UPTURN, -2, false);
+}
+
+static void label(struct rt *r, const struct rt_dest *dst)
+{
+	uint32_t a = dst->attach;
+	int16_t z = rt_zone(r, a);
+
+	memset(r->mode, RM_NONE, r->nsw);
+	memset(r->u0, 0, r->nsw);
+	bq_reset(&r->bq);
+	set_label(r, a, RM_DEST, 0);
+	relax(r, CLS_DIR_UP, RM_DOWN, -2, true);	/* zone z: down-only */
+	seed(r, z, false);
+	relax(r, CLS_DIR_DOWN, RM_UP, -2, false);	/* zone z: up, then down */
+	relax_open(r, RM_TRANSIT, false);		/* bridges */
+	seed_exits(r, z);
+	relax(r, CLS_DIR_UP, RM_DOWN, z, true);		/* other zones: to an exit */
+	seed(r, z, true);
+	relax(r, CLS_DIR_DOWN, RM_UP, z, false);
+	relax_open(r, RM_TRANSIT, false);		/* bridges behind other zones */
+	if (!dst->port)
+		label_turns(r, a, z);
+}
+
+/* ---- designated path and preference ------------------------------------------ */
+
+static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)
+{
+	return (idx + n - rank % n) % n;
+}
+
+static void designate(struct rt *r, const struct rt_dest *dst)
+{
+	const struct topo *t = r->t;
+	uint32_t u = dst->attach, rank = dst->rank;
+	int16_t z = rt_zone(r, u);
+
+	r->ndesig = 0;
+	r->desig[r->ndesig++] = u;
+	while (r->ndesig < RT_MAXDESIG) {
+		uint32_t n = rt_node(r, u), ncand = 0, best = TOPO_NONE, bk = 0, bp = 0;
+
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
+			ncand += r->c->dir[p] == CLS_DIR_UP && rt_peer(r, p) != TOPO_NONE &&
+				 rt_zone(r, rt_peer(r, p)) == z;
+		if (!ncand)
+			break;
+		for (uint32_t p = t->port_off[n] + 1, i = 0; p < t->port_off[n + 1]; p++) {
+			uint32_t w = rt_peer(r, p), back, key;
+
+			if (r->c->dir[p] != CLS_DIR_UP || w == TOPO_NONE || rt_zone(r, w) != z)
+				continue;
+			back = t->port_remote[p];
+			key = rotation(i++, ncand, rank);
+			if (best == TOPO_NONE || r->dsg[dst->tc][back] < r->dsg[dst->tc][bp] ||
+			    (r->dsg[dst->tc][back] == r->dsg[dst->tc][bp] && key < bk))
+				best = w, bk = key, bp = back;
+		}
+		r->dsg[dst->tc][bp]++;
+		r->desig[r->ndesig++] = best;
+		rank /= ncand;
+		u = best;
+	}
+	r->stamp++;
+}
+
+/* Hops up from switch @w to the designated path inside zone @z (RT_INF: none). */
+static unsigned pref(struct rt *r, uint32_t w, int16_t z, unsigned depth)
+{
+	const struct topo *t = r->t;
+	uint32_t n = rt_node(r, w);
+	unsigned m = RT_INF;
+
+	if (r->pref_stamp[w] == r->stamp)
+		return r->pref[w];
+	for (unsigned i = 0; i < r->ndesig; i++)
+		if (r->desig[i] == w)
+			m = 0;
+	if (m && rt_zone(r, w) == z && depth < RT_MAXDESIG)
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t x = rt_peer(r, p);
+			unsigned px;
+
+			if (x == TOPO_NONE || r->c->dir[p] != CLS_DIR_UP)
+				continue;
+			px = pref(r, x, z, depth + 1);
+			if (px != RT_INF && px + 1 < m)
+				m = px + 1;
+		}
+	r->pref_stamp[w] = r->stamp;
+	r->pref[w] = (uint16_t)m;
+	return m;
+}
+
+/* ---- choice ------------------------------------------------------------------ */
+
+/* Whether port @p of switch @s is a next hop of its label. */
+static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
+{
+	enum cls_dir dir = (enum cls_dir)r->c->dir[p];
+	enum rt_mode mw;
+
+	if (w == TOPO_NONE)
+		return false;
+	mw = (enum rt_mode)r->mode[w];
+	if (mw == RM_NONE || r->dist[w] + 1 != r->dist[s])
+		return false;
+	switch ((enum rt_mode)r->mode[s]) {
+	case RM_DOWN:
+		return dir == CLS_DIR_DOWN && (mw == RM_DOWN || mw == RM_EXIT || mw == RM_DEST);
+	case RM_EXIT:
+		return dir == CLS_DIR_XZONE && rt_zone(r, w) != rt_zone(r, s);
+	case RM_UP:
+		return dir == CLS_DIR_UP && (!r->u0[s] || r->u0[w]);
+	case RM_TURN:
+		return dir == CLS_DIR_DOWN && (r->u0[w] || mw == RM_TURN);
+	case RM_UPTURN:
+		return dir == CLS_DIR_UP && (mw == RM_TURN || mw == RM_UPTURN);
+	default:
+		return true;
+	}
+}
+
+static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16_t z)
+{
+	const struct topo *t = r->t;
+	uint32_t n = rt_node(r, s), ncand = 0, best = TOPO_NONE, i = 0;
+	unsigned bpref = 0, brot = 0;
+	uint32_t *load = r->load[dst->tc];
+
+	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
+		ncand += next_hop(r, s, p, rt_peer(r, p));
+	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1] && ncand; p++) {
+		uint32_t w = rt_peer(r, p);
+		unsigned pw, rot;
+
+		if (!next_hop(r, s, p, w))
+			continue;
+		pw = r->ndesig > 1 ? pref(r, w, z, 0) : RT_INF;
+		rot = rotation(i++, ncand, dst->rank);
+		if (best == TOPO_NONE || pw < bpref || (pw == bpref && load[p] < load[best]) ||
+		    (pw == bpref && load[p] == load[best] && rot < brot))
+			best = p, bpref = pw, brot = rot;
+	}
+	if (best == TOPO_NONE)
+		return LFT_NONE;
+	load[best]++;
+	return (uint8_t)topo_port_num(t, best);
+}
+
+int rt_route_dest(struct rt *r, const struct rt_dest *dst)
+{
+	int16_t z = rt_zone(r, dst->attach);
+
+	designate(r, dst);
+	label(r, dst);
+	relax_open(r, RM_ANY, true);
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint8_t e;
+
+		switch ((enum rt_mode)r->mode[s]) {
+		case RM_NONE:
+			continue;
+		case RM_DEST:
+			e = dst->port;
+			break;
+		default:
+			e = choose(r, s, dst, z);
+			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
+				struct route_out *o = r->out;
+
+				o->turn_routes++;
+				o->sl[(size_t)(r->c->nzones + 1 + s) * o->nlids + dst->lid] =
+					ROUTE_SL_TURN;
+			}
+			r->any_routes += r->mode[s] == RM_ANY;
+		}
+		if (e == LFT_NONE)
+			return -EINVAL;	/* a label always has a next hop */
+		lft_set(r->out->lft, s, dst->lid, e);
+		r->out->routes++;
+	}
+	return 0;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/*
+ * route_int.h - state shared by the engine's files (route/).
+ */
+#ifndef FFROUTE_ROUTE_INT_H
+#define FFROUTE_ROUTE_INT_H
+
+#include <ffroute/route.h>
+
+#define RT_INF 0xFFFFu
+#define RT_MAXD 254		/* longest route considered, in switch hops */
+#define RT_MAXDESIG 32		/* designated path length (levels) */
+#define RT_SL_TRANSIT 14	/* zone-less to zone-less: VL 1 in every zone */
+
+/* How a switch forwards toward the current destination. */
+enum rt_mode {
+	RM_NONE = 0,
+	RM_DEST,	/* the destination's switch */
+	RM_DOWN,	/* down toward it (or toward an exit of its zone) */
+	RM_EXIT,	/* over an inter-zone link */
+	RM_UP,		/* up, then down */
+	RM_TRANSIT,	/* zone-less switch between zones */
+	RM_TURN,	/* switch-LID route: down, then up only */
+	RM_UPTURN,	/* switch-LID route: up to a TURN switch */
+	RM_ANY,		/* fallback: any shortest hop (verification judges it) */
+};
+
+/* One destination LID. */
+struct rt_dest {
+	uint32_t lid;
+	uint32_t attach;	/* switch ordinal it hangs on (the switch itself for a switch LID) */
+	uint8_t port;		/* out-port at the attach switch (0 for a switch LID) */
+	uint8_t tc;		/* enum cls_tclass */
+	uint32_t rank;		/* rank within its class, in position order */
+};
+
+/* Bucket queue: vectors of switch ordinals per distance. */
+struct rt_bq {
+	uint32_t *v;		/* [cap] entries, chained per distance */
+	uint32_t *next;
+	uint32_t head[RT_MAXD + 2];
+	uint32_t n, cap;
+};
+
+struct rt {
+	const struct topo *t;
+	const struct cls *c;
+	const struct route_opts *o;
+	struct route_out *out;
+	uint32_t nsw;
+	/* per destination, per switch ordinal */
+	uint8_t *mode;
+	uint8_t *u0;		/* up-only path to a switch destination */
+	uint16_t *dist;
+	uint16_t *pref;		/* distance up to the designated path (memo) */
+	uint32_t *pref_stamp, stamp;
+	uint32_t desig[RT_MAXDESIG];	/* designated path, switch ordinals */
+	unsigned ndesig;
+	struct rt_bq bq;
+	/* balance: per class, per port */
+	uint32_t *load[CLS_TC_COUNT];	/* routes sent over each port */
+	uint32_t *dsg[CLS_TC_COUNT];	/* destinations designated over each port */
+	uint64_t any_routes;	/* switches routed by the fallback */
+};
+
+static inline uint32_t rt_node(const struct rt *r, uint32_t s)
+{
+	return r->t->sw_node[s];
+}
+
+/* Switch ordinal across port @p, or TOPO_NONE. */
+static inline uint32_t rt_peer(const struct rt *r, uint32_t p)
+{
+	uint32_t q = r->t->port_remote[p];
+
+	if (q == TOPO_NONE)
+		return TOPO_NONE;
+	q = r->t->port_node[q];
+	return topo_is_switch(r->t, q) ? r->t->node_sw[q] : TOPO_NONE;
+}
+
+static inline int16_t rt_zone(const struct rt *r, uint32_t s)
+{
+	return r->c->zone[rt_node(r, s)];
+}
+
+/** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
+int rt_route_dest(struct rt *r, const struct rt_dest *d);
+/** rt_sl_alloc - the SL table, before routing (turn routes set their SL) */
+int rt_sl_alloc(struct rt *r);
+/** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
+int rt_sl_tables(struct rt *r);
+
+#endif

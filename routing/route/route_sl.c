@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_sl.c - service levels and SL2VL: the VL layers that keep routes
+ * between zones deadlock-free.
+ *
+ * Source groups: z (CAs of zone z), Z (zone-less CAs), Z + 1 + s (switch
+ * ordinal s: its own packets).  SL of a path from a group to LID l with
+ * destination zone dz (the zone of l's switch) and source zone sz:
+ *   0              sz == dz (up*down* inside the zone), or dz < 0 and sz >= 0
+ *   1 + dz         sz != dz, dz >= 0 (crossing into zone dz)
+ *   14 (transit)   zone-less source to a zone-less destination
+ *   15 (turn)      a switch whose own route turns down->up (TURN: to a
+ *                  switch LID; ANY: a spine that lost its link to the
+ *                  destination's leaf); route_dest.c sets these
+ * SL2VL, by the zone of the sending port's node zn and the port's
+ * direction:
+ *   SL 0 -> VL 0, except from an up-port to an up-port (a down->up turn,
+ *   taken only by routes to switch LIDs): VL 1;  SL 1 + dz -> VL 1 iff
+ *   zn == dz;  SL 14 -> VL 1 iff zn >= 0;  SL 15 -> VL 1 when the port
+ *   goes up, or from a down-port to a down-port (the peak after the turn
+ *   of a switch's own down-up-down route, degraded fabrics); other SLs ->
+ *   VL 0.  The turn rows are the only ones that depend on the input port
+ *   (out->vlx).  In a 2-level tree every turn route then has all its hops
+ *   after the turn on VL 1 and VL 1 has no down->up dependency.
+ * Why it is acyclic: VL 1 holds only up*down* paths inside the
+ * destination zone (a packet reaches VL 1 on entering it and stays there),
+ * up-only tails of turn routes, and transit paths that end at their
+ * bridge; VL 0 holds up*down* paths inside the source zone up to an exit,
+ * whose inter-zone channels lead only into VL 1 or to the destination.
+ * nvls = 2 when any SL other than 0 is used, else 1; with vl_limit 1 every
+ * SL is 0 and the checker then judges the single VL.
+ *
+ * Cost: O(groups x LIDs + ports x 16).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/route_int.h"
+
+static uint32_t group_of(const struct rt *r, uint32_t n)
+{
+	int16_t z = r->c->zone[n];
+
+	if (topo_is_switch(r->t, n))
+		return r->c->nzones + 1 + r->t->node_sw[n];
+	return z < 0 ? r->c->nzones : (uint32_t)z;
+}
+
+int rt_sl_alloc(struct rt *r)
+{
+	struct route_out *out = r->out;
+
+	out->ngroups = r->c->nzones + 1 + r->nsw;
+	out->nlids = r->t->max_lid + 1;
+	out->sl = calloc((size_t)out->ngroups * out->nlids, 1);
+	return out->sl ? 0 : -ENOMEM;
+}
+
+/* Zone of the switch a LID hangs on (-2: none). */
+static int16_t lid_zone(const struct rt *r, uint32_t lid)
+{
+	const struct topo *t = r->t;
+	uint32_t p = t->lid_port[lid], n, q;
+
+	if (p == TOPO_NONE)
+		return -2;
+	n = t->port_node[p];
+	if (topo_is_switch(t, n))
+		return r->c->zone[n];
+	q = t->port_remote[p];
+	return q == TOPO_NONE ? -2 : r->c->zone[t->port_node[q]];
+}
+
+static uint8_t sl_of(const struct rt *r, uint32_t g, int16_t dz)
+{
+	uint32_t nz = r->c->nzones;
+	int16_t sz = g < nz ? (int16_t)g : g == nz ? -1 : rt_zone(r, g - nz - 1);
+
+	if (dz == -2 || sz == dz)
+		return 0;
+	if (dz >= 0)
+		return (uint8_t)(1 + dz);
+	return sz < 0 ? RT_SL_TRANSIT : 0;
+}
+
+static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
+{
+	int16_t zn = r->c->zone[r->t->port_node[p]];
+
+	if (sl == ROUTE_SL_TURN)
+		return r->c->dir[p] == CLS_DIR_UP;
+	if (sl == RT_SL_TRANSIT)
+		return zn >= 0;
+	if (sl >= 1 && sl <= r->c->nzones)
+		return zn == (int16_t)(sl - 1);
+	return 0;
+}
+
+/*
+ * Rows that depend on the input port: SL 0 from an up-port to an up-port
+ * (a down->up turn) and SL 15 from a down-port to a down-port (the peak
+ * after a switch route's turn) go to VL 1.
+ */
+static int turn_rows(struct rt *r)
+{
+	const struct topo *t = r->t;
+	struct route_out *out = r->out;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t n = rt_node(r, s);
+
+		for (uint32_t in = t->port_off[n] + 1; in < t->port_off[n + 1]; in++) {
+			enum cls_dir di = (enum cls_dir)r->c->dir[in];
+
+			if (di != CLS_DIR_UP && di != CLS_DIR_DOWN)
+				continue;
+			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+				uint8_t row[16];
+
+				if (p == in || r->c->dir[p] != di)
+					continue;
+				memcpy(row, out->sl2vl + (size_t)p * 16, 16);
+				if (di == CLS_DIR_UP)
+					row[0] = 1;
+				else
+					row[ROUTE_SL_TURN] = 1;
+				if (chk_vlx_add(&out->vlx, in, p, row))
+					return -ENOMEM;
+			}
+		}
+	}
+	chk_vlx_sort(&out->vlx);
+	return 0;
+}
+
+int rt_sl_tables(struct rt *r)
+{
+	const struct topo *t = r->t;
+	struct route_out *out = r->out;
+	uint32_t nlids = t->max_lid + 1;
+	bool layered = false;
+
+	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
+	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
+	if (!out->sl_group || !out->sl2vl)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		out->sl_group[n] = group_of(r, n);
+	for (uint32_t lid = 1; lid < nlids; lid++) {
+		int16_t dz = lid_zone(r, lid);
+
+		for (uint32_t g = 0; g < out->ngroups; g++) {
+			uint8_t *sl = &out->sl[(size_t)g * nlids + lid];
+
+			if (r->o->vl_limit < 2)
+				*sl = 0;
+			else if (*sl != ROUTE_SL_TURN)
+				*sl = sl_of(r, g, dz);
+			layered |= *sl != 0;
+		}
+	}
+	for (uint32_t p = 0; p < t->nports; p++)
+		for (unsigned sl = 0; sl < 16; sl++)
+			out->sl2vl[(size_t)p * 16 + sl] = layered ? vl_of(r, p, sl) : 0;
+	out->nvls = layered ? 2 : 1;
+	return layered && out->turn_routes ? turn_rows(r) : 0;
+}

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cmd_route.c - "ffroute route": route a fabric offline and write the
+ * tables in the formats the ecosystem reads.
+ *
+ * FABRIC (any topology format) -> cls_classify -> route_run (engine +
+ * verification) -> DIR/{fabric.topo, opensm-lfts.dump, ffroute.ibroute}
+ * and, when VL layers are used, DIR/{ffroute.sl, opensm-sl2vl.dump}.
+ * Ports without LIDs get them (topo_assign_lids).  Every file is written
+ * whole or not at all (cli_out).  --check prints `ffroute check DIR` of
+ * what was written.  Nothing is written when the engine refuses.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <ffroute/route.h>
+
+#include "cli.h"
+#include "report.h"
+
+const char cmd_route_help[] =
+	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
+	"                     [--vl-limit N] [--no-verify] [--check [--json]] [-q]\n"
+	"\n"
+	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
+	"LMC range and every switch LID), the SL of every path and the SL2VL tables\n"
+	"when VL layers are needed, verify them with the checker, and write into DIR:\n"
+	"  fabric.topo         the fabric, with the LIDs routed (ibnetdiscover format)\n"
+	"  opensm-lfts.dump    OpenSM's format; its `file` engine loads it (lfts_file)\n"
+	"  ffroute.ibroute     ibroute/dump_lfts-style blocks\n"
+	"  ffroute.sl          SL per (source group, LID), only when VLs are used\n"
+	"  opensm-sl2vl.dump   SL2VL per port, only when VLs are used\n"
+	"\n"
+	"  -o, --output DIR    output directory (created if missing)\n"
+	"  -f, --format F      topology format (default: detected)\n"
+	"  -r, --roles F       classification overrides (see ffroute classify)\n"
+	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
+	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
+	"      --no-verify     skip the checker (not recommended)\n"
+	"      --check         print the check report of what was written\n"
+	"  -j, --json          with --check: the report as JSON\n"
+	"  -q, --quiet         no summary line\n"
+	"\n"
+	"Exit status: 0 routed (and, with --check, no hard finding), 1 refused or\n"
+	"hard findings, 2 bad input or usage.\n";
+
+enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK };
+
+struct route_cli {
+	const char *fabric, *dir, *roles;
+	enum ffr_format fmt;
+	unsigned lmc;
+	bool check, json, quiet;
+	struct route_opts ro;
+};
+
+static int parse_num(const struct cli_cmd *cmd, const char *opt, const char *arg,
+		     unsigned lo, unsigned hi, unsigned *out)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || v < lo || v > hi || arg[0] == '-')
+		return cli_usage_error(cmd, "%s: '%s' is not a number in %u..%u", opt, arg, lo, hi);
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_cli *o)
+{
+	static const struct option lopts[] = {
+		{ "output", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
+		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
+		{ "vl-limit", required_argument, NULL, OPT_VL },
+		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
+		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
+		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(o, 0, sizeof(*o));
+	route_opts_init(&o->ro);
+	cli_reset_getopt();
+	while ((opt = getopt_long(argc, argv, ":o:f:r:jqh", lopts, NULL)) != -1) {
+		switch (opt) {
+		case 'o': o->dir = optarg; break;
+		case 'f':
+			if (cli_parse_format(cmd, "--format", optarg, CLI_FMT_TOPO, &o->fmt))
+				return CLI_ERROR;
+			break;
+		case 'r': o->roles = optarg; break;
+		case OPT_LMC:
+			if (parse_num(cmd, "--lmc", optarg, 0, 7, &o->lmc))
+				return CLI_ERROR;
+			break;
+		case OPT_VL:
+			if (parse_num(cmd, "--vl-limit", optarg, 1, 15, &o->ro.vl_limit))
+				return CLI_ERROR;
+			break;
+		case OPT_NO_VERIFY: o->ro.verify = false; break;
+		case OPT_CHECK: o->check = true; break;
+		case 'j': o->json = true; break;
+		case 'q': o->quiet = true; break;
+		case 'h': cli_help(cmd, stdout); return -1;
+		default: return cli_getopt_error(cmd, opt, argv);
+		}
+	}
+	if (optind != argc - 1)
+		return cli_usage_error(cmd, "expected one FABRIC file");
+	if (!o->dir)
+		return cli_usage_error(cmd, "-o DIR is required");
+	o->fabric = argv[optind];
+	return 0;
+}
+
+static void log_stderr(void *ctx, enum route_log_level lvl, const char *msg)
+{
+	(void)ctx;
+	if (lvl == ROUTE_LOG_ERROR)
+		fprintf(stderr, "ffroute route: %s\n", msg);
+}
+
+/* Write one file of DIR with @fn; 0 or -errno (printed). */
+static int write_one(const char *dir, const char *name, const struct topo *t,
+		     const struct route_out *ro, int (*fn)(const struct topo *,
+							   const struct route_out *, FILE *))
+{
+	char path[4096];
+	struct cli_out of;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rc = cli_out_open(&of, path);
+	if (!rc) {
+		rc = fn(t, ro, of.fp);
+		rc = cli_out_close(&of, !rc) ? -EIO : rc;
+	}
+	if (rc)
+		fprintf(stderr, "ffroute route: %s: %s\n", path, strerror(-rc));
+	return rc;
+}
+
+static int w_topo(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	(void)r;
+	return topo_write_ibnd(t, fp);
+}
+
+static int w_osm(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	return lft_write_osm(t, r->lft, fp);
+}
+
+static int w_ibroute(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	return lft_write_ibroute(t, r->lft, fp);
+}
+
+static int w_sl(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	return sl_write(t, r->sl, r->sl_group, r->ngroups, fp);
+}
+
+static int w_sl2vl(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	return sl2vl_write(t, r->sl2vl, &r->vlx, fp);
+}
+
+/* mkdir -p; 0 or -1 with errno */
+static int mkdir_p(const char *dir)
+{
+	char path[4096];
+	size_t n = strlen(dir);
+
+	if (n >= sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(path, dir, n + 1);
+	for (size_t i = 1; i <= n; i++)
+		if (path[i] == '/' || !path[i]) {
+			char c = path[i];
+
+			path[i] = '\0';
+			if (mkdir(path, 0777) && errno != EEXIST)
+				return -1;
+			path[i] = c;
+		}
+	return 0;
+}
+
+static int write_all(const char *dir, const struct topo *t, const struct route_out *ro)
+{
+	char path[4096];
+	int rc;
+
+	if (mkdir_p(dir)) {
+		fprintf(stderr, "ffroute route: %s: %s\n", dir, strerror(errno));
+		return -EIO;
+	}
+	rc = write_one(dir, "fabric.topo", t, ro, w_topo);
+	if (!rc)
+		rc = write_one(dir, "opensm-lfts.dump", t, ro, w_osm);
+	if (!rc)
+		rc = write_one(dir, "ffroute.ibroute", t, ro, w_ibroute);
+	if (!rc && ro->nvls > 1)
+		rc = write_one(dir, "ffroute.sl", t, ro, w_sl);
+	if (!rc && ro->nvls > 1)
+		rc = write_one(dir, "opensm-sl2vl.dump", t, ro, w_sl2vl);
+	if (!rc && ro->nvls <= 1) {	/* no stale layers from an earlier run */
+		snprintf(path, sizeof(path), "%s/ffroute.sl", dir);
+		remove(path);
+		snprintf(path, sizeof(path), "%s/opensm-sl2vl.dump", dir);
+		remove(path);
+	}
+	return rc;
+}
+
+static int check_dir(const struct route_cli *o)
+{
+	struct check_input in = { .dir = o->dir, .roles = o->roles };
+	struct chk_opts co;
+	struct check_run run;
+	struct diag_list dl;
+	int rc;
+
+	chk_opts_init(&co);
+	co.metrics = true;
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	rc = check_run(&in, &co, &run, &dl);
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	if (rc)
+		return CLI_ERROR;
+	rc = o->json ? report_json(&run, stdout) : report_text(&run, stdout);
+	rc = rc ? CLI_ERROR : chk_hard_findings(&run.r) ? CLI_FINDINGS : CLI_OK;
+	check_run_free(&run);
+	return rc;
+}
+
+int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct route_cli o;
+	struct cls_overrides ov = { 0 };
+	struct route_out ro;
+	struct topo *t;
+	struct cls c;
+	bool classified;
+	int rc = parse(cmd, argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? CLI_OK : rc;
+	if (o.roles && cli_load_overrides(o.roles, &ov))
+		return CLI_ERROR;
+	t = cli_load_topo(o.fabric, o.fmt, NULL);
+	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
+		if (t)
+			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: %s\n", o.fabric,
+				strerror(-rc));
+		topo_free(t);
+		cls_overrides_free(&ov);
+		return CLI_ERROR;
+	}
+	o.ro.log = log_stderr;
+	classified = !(rc = cls_classify(t, &ov, &c));
+	if (rc) {
+		fprintf(stderr, "ffroute route: %s\n", strerror(-rc));
+		rc = CLI_ERROR;
+	} else if (route_run(t, &c, &o.ro, &ro)) {
+		rc = CLI_FINDINGS;	/* refused: the reason was logged */
+	} else {
+		rc = write_all(o.dir, t, &ro) ? CLI_ERROR : CLI_OK;
+		if (!rc && !o.quiet)
+			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
+				"%llu switch turn routes, %.3f s -> %s\n", t->nswitches, t->max_lid,
+				(unsigned long long)ro.routes, ro.nvls, ro.nvls > 1 ? "s" : "",
+				(unsigned long long)ro.turn_routes, ro.seconds, o.dir);
+		route_out_free(&ro);
+	}
+	if (classified)
+		cls_free(&c);
+	topo_free(t);
+	cls_overrides_free(&ov);
+	if (rc == CLI_OK && o.check)
+		rc = check_dir(&o);
+	return rc;
+}
