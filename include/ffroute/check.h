@@ -144,6 +144,7 @@ struct chk_report {
 	/* per directed channel (sending port index), sized topo->nports */
 	uint32_t *ch_routes;			/* LFT routes (switch, dest LID) using it */
 	uint32_t *ch_routes_tc[CLS_TC_COUNT];	/* the same per destination class */
+	uint32_t *ch_dests_tc[CLS_TC_COUNT];	/* destination LIDs of a class it carries */
 	uint32_t *ch_load;			/* flows of the all-to-all / heat-map load */
 	bool routes_counted;			/* ch_routes* filled by chk_findings() */
 	uint64_t seed;				/* seed used by the sampled metrics */

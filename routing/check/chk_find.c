@@ -27,8 +27,10 @@
  * O(switches) per LID: r->ch_routes[p] is the number of valid routes whose
  * path uses channel p (switch-switch and switch-CA channels alike), and
  * r->ch_routes_tc[k][p] the same for destinations of traffic class k
- * (switch LIDs count as "other").  The valid routes are handed to
- * chk_cdg.c as a bitmap for the credit-loop analysis.
+ * (switch LIDs count as "other"), r->ch_dests_tc[k][p] the number of
+ * class-k destination LIDs whose valid routes use channel p at all.
+ * The valid routes are handed to chk_cdg.c as a bitmap for the
+ * credit-loop analysis.
  *
  * Definitions (a "route" is one (switch, LID) pair; counts are routes
  * unless said otherwise; examples are grouped per destination LID):
@@ -682,7 +684,8 @@ static void rail_on(struct find *f, uint32_t p)
 static void subtrees(struct find *f)
 {
 	const struct topo *t = f->t;
-	uint32_t *ch_tc = f->r->ch_routes_tc[cls_tclass_of((enum cls_role)f->c->role[f->dnode])];
+	enum cls_tclass tc = cls_tclass_of((enum cls_role)f->c->role[f->dnode]);
+	uint32_t *ch_tc = f->r->ch_routes_tc[tc], *ch_d = f->r->ch_dests_tc[tc];
 	uint32_t n = 0, maxh = 0;
 	bool rails = f->rails && f->dca && f->drail >= 0;
 
@@ -714,6 +717,7 @@ static void subtrees(struct find *f)
 		if (p != TOPO_NONE) {
 			f->r->ch_routes[p] += f->sub[s];
 			ch_tc[p] += f->sub[s];
+			ch_d[p]++;
 			if (rails && (f->bits[s] & FB_RAIL) && sw_peer(t, p) != TOPO_NONE)
 				rail_on(f, p);
 			if (f->use_vl && sw_peer(t, p) != TOPO_NONE)

@@ -21,10 +21,18 @@
  *   link_routes_<c>_max, _mean, _max_over_mean   the same for class
  *                         c = compute, storage, other
  *   uplink_spread, uplink_spread_<c>   the largest, over leaves (level 1),
- *                         of max - min routes (of class c) over the leaf's
- *                         up-links: channels to a higher-level switch of
- *                         the same zone (inter-zone links excluded); 0 is
- *                         perfect, 1 is the +-1 of DESIGN.md
+ *                         of max - min over the leaf's up-links (channels to
+ *                         a higher-level switch of the same zone; inter-zone
+ *                         links excluded) of the leaf's own routes (its LFT
+ *                         entries, one per destination LID of class c) sent
+ *                         on the up-link; routes of other switches passing
+ *                         through (a zone's entry leaf) are not the leaf's
+ *                         choice and are left out; 0 is perfect, 1 is the
+ *                         +-1 of DESIGN.md
+ *   downlink_spread_<c>   the largest, over leaves, of max - min over the
+ *                         down-links into the leaf (from higher-level
+ *                         switches of its zone) of the destination LIDs of
+ *                         class c whose routes use the down-link
  * (chk_findings() also sets vl<k>_routes when SL and SL2VL tables are given)
  * then the traffic metrics of chk_traffic.c, and r->seed = opts->seed.
  *
@@ -75,48 +83,100 @@ static int link_stats(const struct topo *t, const uint32_t *v, const char *cls,
 	return chk_metric_set(r, name, mean > 0 ? mx / mean : 0);
 }
 
-/* Largest max - min of @v over the up-links of one leaf. */
-static uint32_t uplink_spread(const struct topo *t, const struct cls *c,
-			      const uint32_t *v)
+/* A same-zone link from @n to a switch @dir levels up (+1) or down (-1). */
+static bool tree_link(const struct topo *t, const struct cls *c, uint32_t n, uint32_t p, int dir)
+{
+	uint32_t q;
+
+	if (!sw2sw(t, p) || c->interzone[p])
+		return false;
+	q = t->port_node[t->port_remote[p]];
+	if (c->zone[q] != c->zone[n])
+		return false;
+	return dir > 0 ? c->level[q] > c->level[n] : c->level[q] < c->level[n];
+}
+
+static void spread_of(const uint32_t lo_hi[2], uint32_t *worst)
+{
+	if (lo_hi[0] != UINT32_MAX && lo_hi[1] - lo_hi[0] > *worst)
+		*worst = lo_hi[1] - lo_hi[0];
+}
+
+/* Largest max - min of the leaf's own routes per up-link, per class (@k, or all). */
+static uint32_t uplink_spread(const struct topo *t, const struct lft *l, const struct cls *c,
+			      int k, uint32_t *cnt)
 {
 	uint32_t worst = 0;
 
 	for (uint32_t n = 0; n < t->nnodes; n++) {
-		uint32_t lo = UINT32_MAX, hi = 0;
+		uint32_t lh[2] = { UINT32_MAX, 0 }, s = t->node_sw[n];
 
-		if (!topo_is_switch(t, n) || c->level[n] != 1)
+		if (!topo_is_switch(t, n) || c->level[n] != 1 || !l->have[s])
 			continue;
-		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
-			uint32_t q;
+		for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+			uint32_t d = topo_lid_node(t, lid);
+			uint8_t e = lft_get(l, s, lid);
 
-			if (!sw2sw(t, p) || c->interzone[p])
+			if (d == TOPO_NONE || e == LFT_NONE || !e || e > t->node_nports[n])
 				continue;
-			q = t->port_node[t->port_remote[p]];
-			if (c->level[q] <= c->level[n] || c->zone[q] != c->zone[n])
-				continue;
-			lo = v[p] < lo ? v[p] : lo;
-			hi = v[p] > hi ? v[p] : hi;
+			if (k < 0 || cls_tclass_of((enum cls_role)c->role[d]) == (enum cls_tclass)k)
+				cnt[topo_port(t, n, e)]++;
 		}
-		if (lo != UINT32_MAX && hi - lo > worst)
-			worst = hi - lo;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			if (tree_link(t, c, n, p, +1)) {
+				lh[0] = cnt[p] < lh[0] ? cnt[p] : lh[0];
+				lh[1] = cnt[p] > lh[1] ? cnt[p] : lh[1];
+			}
+			cnt[p] = 0;
+		}
+		spread_of(lh, &worst);
 	}
 	return worst;
 }
 
-static int balance_metrics(const struct topo *t, const struct cls *c,
+/* Largest max - min over the down-links into one leaf of @v (destinations). */
+static uint32_t downlink_spread(const struct topo *t, const struct cls *c, const uint32_t *v)
+{
+	uint32_t worst = 0;
+
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t lh[2] = { UINT32_MAX, 0 };
+
+		if (!topo_is_switch(t, n) || c->level[n] != 1)
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t in = t->port_remote[p];
+
+			if (!tree_link(t, c, n, p, +1))
+				continue;
+			lh[0] = v[in] < lh[0] ? v[in] : lh[0];
+			lh[1] = v[in] > lh[1] ? v[in] : lh[1];
+		}
+		spread_of(lh, &worst);
+	}
+	return worst;
+}
+
+static int balance_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
 			   struct chk_report *r)
 {
+	uint32_t *cnt = calloc((size_t)t->nports + 1, sizeof(*cnt));
 	char name[48];
-	int rc = link_stats(t, r->ch_routes, NULL, r);
+	int rc = cnt ? link_stats(t, r->ch_routes, NULL, r) : -ENOMEM;
 
 	for (unsigned k = 0; k < CLS_TC_COUNT && !rc; k++)
 		rc = link_stats(t, r->ch_routes_tc[k], tc_names[k], r);
 	if (!rc)
-		rc = chk_metric_set(r, "uplink_spread", uplink_spread(t, c, r->ch_routes));
+		rc = chk_metric_set(r, "uplink_spread", uplink_spread(t, l, c, -1, cnt));
 	for (unsigned k = 0; k < CLS_TC_COUNT && !rc; k++) {
 		snprintf(name, sizeof(name), "uplink_spread_%s", tc_names[k]);
-		rc = chk_metric_set(r, name, uplink_spread(t, c, r->ch_routes_tc[k]));
+		rc = chk_metric_set(r, name, uplink_spread(t, l, c, (int)k, cnt));
 	}
+	for (unsigned k = 0; k < CLS_TC_COUNT && !rc; k++) {
+		snprintf(name, sizeof(name), "downlink_spread_%s", tc_names[k]);
+		rc = chk_metric_set(r, name, downlink_spread(t, c, r->ch_dests_tc[k]));
+	}
+	free(cnt);
 	return rc;
 }
 
@@ -129,6 +189,6 @@ int chk_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (!r->routes_counted)
 		rc = chk_findings(t, l, c, o, r);
 	if (!rc)
-		rc = balance_metrics(t, c, r);
+		rc = balance_metrics(t, l, c, r);
 	return rc ? rc : chk_traffic_metrics(t, l, c, o, r);
 }

@@ -58,10 +58,15 @@ int chk_report_init(struct chk_report *r, uint32_t nports)
 		r->f[i].kind = (enum chk_finding_kind)i;
 	r->ch_routes = calloc(n, sizeof(uint32_t));
 	r->ch_load = calloc(n, sizeof(uint32_t));
-	for (unsigned i = 0; i < CLS_TC_COUNT; i++)
+	for (unsigned i = 0; i < CLS_TC_COUNT; i++) {
 		r->ch_routes_tc[i] = calloc(n, sizeof(uint32_t));
-	if (!r->ch_routes || !r->ch_load || !r->ch_routes_tc[0] || !r->ch_routes_tc[1] ||
-	    !r->ch_routes_tc[2]) {
+		r->ch_dests_tc[i] = calloc(n, sizeof(uint32_t));
+		if (!r->ch_routes_tc[i] || !r->ch_dests_tc[i]) {
+			chk_report_free(r);
+			return -ENOMEM;
+		}
+	}
+	if (!r->ch_routes || !r->ch_load) {
 		chk_report_free(r);
 		return -ENOMEM;
 	}
@@ -73,8 +78,10 @@ void chk_report_free(struct chk_report *r)
 	free(r->m);
 	free(r->ch_routes);
 	free(r->ch_load);
-	for (unsigned i = 0; i < CLS_TC_COUNT; i++)
+	for (unsigned i = 0; i < CLS_TC_COUNT; i++) {
 		free(r->ch_routes_tc[i]);
+		free(r->ch_dests_tc[i]);
+	}
 	memset(r, 0, sizeof(*r));
 }
 

@@ -72,7 +72,7 @@
 
 #include <ffroute/check.h>
 
-#define SHIFT_ALL_MAX 256		/* all shifts up to this many endpoints */
+#define SHIFT_ALL_MAX 1024		/* all shifts up to this many endpoints */
 #define A2A_WALKS_MAX (1u << 26)	/* all-to-all walks before sampling */
 
 enum stream { ST_SHIFT = 1, ST_EBB, ST_XZONE, ST_INCAST, ST_A2A };
@@ -356,13 +356,13 @@ static bool zone_ok(const struct tctx *x, int16_t z)
 /* ---- shift permutations -------------------------------------------------- */
 
 /* Physical lower bound of shift @k (see the top comment). */
-static uint32_t shift_lb(struct tctx *x, uint32_t k)
+static uint32_t shift_lb(struct tctx *x, const struct ep *ep, uint32_t n, uint32_t k)
 {
 	const struct topo *t = x->t;
-	uint32_t n = x->ncomp, lb = 1;
+	uint32_t lb = 1;
 
 	for (uint32_t i = 0; i < n; i++) {
-		const struct ep *s = &x->comp[i], *d = &x->comp[(i + k) % n];
+		const struct ep *s = &ep[i], *d = &ep[(i + k) % n];
 
 		if (s->leaf != d->leaf) {
 			x->leaf_out[t->node_sw[s->leaf]]++;
@@ -374,7 +374,7 @@ static uint32_t shift_lb(struct tctx *x, uint32_t k)
 		}
 	}
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t sw = t->node_sw[x->comp[i].leaf], cap = x->leaf_cap[sw];
+		uint32_t sw = t->node_sw[ep[i].leaf], cap = x->leaf_cap[sw];
 		uint32_t b = ceil_div(x->leaf_out[sw], cap), b2 = ceil_div(x->leaf_in[sw], cap);
 
 		lb = b > lb ? b : lb;
@@ -400,9 +400,9 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* The shifts to evaluate: 1..n-1, or a sorted seeded sample. */
-static uint32_t *pick_shifts(const struct tctx *x, uint32_t *nk, bool *sampled)
+static uint32_t *pick_shifts(const struct tctx *x, uint32_t n, uint32_t *nk, bool *sampled)
 {
-	uint32_t n = x->ncomp, m = x->o->shift_samples ? x->o->shift_samples : 64;
+	uint32_t m = x->o->shift_samples ? x->o->shift_samples : 64;
 	uint32_t *k = malloc((size_t)n * sizeof(*k));
 	struct rng g;
 
@@ -425,39 +425,110 @@ static uint32_t *pick_shifts(const struct tctx *x, uint32_t *nk, bool *sampled)
 	return k;
 }
 
-static int shift_metrics(struct tctx *x)
+struct shift_res {
+	uint32_t max, lbmax, nk;
+	double mean, lbmean;
+	bool sampled;
+};
+
+/* Every (or a sample of) shift permutation of the endpoints @ep[0..n). */
+static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shift_res *res)
 {
-	uint32_t n = x->ncomp, nk = 0, *ks, smax = 0, lbmax = 0;
+	uint32_t *ks;
 	double ssum = 0, lbsum = 0;
-	bool sampled = false;
 	int rc = 0;
 
+	memset(res, 0, sizeof(*res));
 	if (n < 2)
-		return set(x, "shift_count", 0);
-	ks = pick_shifts(x, &nk, &sampled);
+		return 0;
+	ks = pick_shifts(x, n, &res->nk, &res->sampled);
 	if (!ks)
 		return -ENOMEM;
-	for (uint32_t s = 0; s < nk && !rc; s++) {
+	for (uint32_t s = 0; s < res->nk && !rc; s++) {
 		uint32_t k = ks[s], m, lb;
 
 		fset_reset(&x->fs);
 		for (uint32_t i = 0; i < n && !rc; i++)
-			rc = fset_add(x, &x->fs, x->comp[i].port, x->comp[(i + k) % n].lid);
+			rc = fset_add(x, &x->fs, ep[i].port, ep[(i + k) % n].lid);
 		fset_load(&x->fs, x->load);
 		m = fset_max(&x->fs, x->load);
 		fset_unload(&x->fs, x->load);
-		lb = shift_lb(x, k);
-		smax = m > smax ? m : smax;
-		lbmax = lb > lbmax ? lb : lbmax;
+		lb = shift_lb(x, ep, n, k);
+		res->max = m > res->max ? m : res->max;
+		res->lbmax = lb > res->lbmax ? lb : res->lbmax;
 		ssum += m;
 		lbsum += lb;
 	}
 	free(ks);
-	if (rc || (rc = set(x, "shift_max", smax)) || (rc = set(x, "shift_mean", ssum / nk)) ||
-	    (rc = set(x, "shift_lb_max", lbmax)) || (rc = set(x, "shift_lb_mean", lbsum / nk)) ||
-	    (rc = set(x, "shift_count", nk)))
+	res->mean = res->nk ? ssum / res->nk : 0;
+	res->lbmean = res->nk ? lbsum / res->nk : 0;
+	return rc;
+}
+
+static int shift_set(struct tctx *x, const char *pre, const struct shift_res *res)
+{
+	int rc;
+
+	if ((rc = setf(x, "%s_max", pre, res->max)) || (rc = setf(x, "%s_mean", pre, res->mean)) ||
+	    (rc = setf(x, "%s_lb_max", pre, res->lbmax)) ||
+	    (rc = setf(x, "%s_lb_mean", pre, res->lbmean)) ||
+	    (rc = setf(x, "%s_count", pre, res->nk)))
 		return rc;
-	return set(x, "shift_sampled", sampled);
+	return setf(x, "%s_sampled", pre, res->sampled);
+}
+
+/* The compute endpoints of zone @z (@rail < 0) or of rail @rail, in order. */
+static uint32_t subset(const struct tctx *x, int z, int rail, struct ep *out)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < x->ncomp; i++) {
+		uint32_t node = x->t->port_node[x->comp[i].port];
+
+		if (rail >= 0 ? x->c->rail[node] == rail : x->comp[i].zone == z)
+			out[n++] = x->comp[i];
+	}
+	return n;
+}
+
+/*
+ * shift_* over every compute endpoint; shift_zone<k>_* within zone k (two
+ * zones or more); shift_rail_* within each rail (two rails or more): the
+ * largest max and lower bound, the mean of the means over rails.
+ */
+static int shift_metrics(struct tctx *x)
+{
+	struct shift_res res, worst = { 0 };
+	struct ep *sub;
+	char pre[32];
+	int rc = shift_run(x, x->comp, x->ncomp, &res);
+
+	if (rc || (rc = shift_set(x, "shift", &res)))
+		return rc;
+	if (x->c->nzones < 2 && x->c->nrails < 2)
+		return 0;
+	sub = malloc(((size_t)x->ncomp + 1) * sizeof(*sub));
+	if (!sub)
+		return -ENOMEM;
+	for (uint32_t z = 0; x->c->nzones >= 2 && z < x->c->nzones && !rc; z++) {
+		rc = shift_run(x, sub, subset(x, (int)z, -1, sub), &res);
+		snprintf(pre, sizeof(pre), "shift_zone%u", z);
+		if (!rc)
+			rc = shift_set(x, pre, &res);
+	}
+	for (uint32_t k = 0; x->c->nrails >= 2 && k < x->c->nrails && !rc; k++) {
+		rc = shift_run(x, sub, subset(x, -1, (int)k, sub), &res);
+		worst.max = res.max > worst.max ? res.max : worst.max;
+		worst.lbmax = res.lbmax > worst.lbmax ? res.lbmax : worst.lbmax;
+		worst.mean += res.mean / x->c->nrails;
+		worst.lbmean += res.lbmean / x->c->nrails;
+		worst.nk += res.nk;
+		worst.sampled |= res.sampled;
+	}
+	if (!rc && x->c->nrails >= 2)
+		rc = shift_set(x, "shift_rail", &worst);
+	free(sub);
+	return rc;
 }
 
 /* ---- effective bisection bandwidth --------------------------------------- */

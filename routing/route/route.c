@@ -100,7 +100,7 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 {
 	struct dkey *k = malloc(((size_t)t->max_lid + 1) * sizeof(*k));
 	struct rt_dest *d;
-	uint32_t n = 0, rank[CLS_TC_COUNT] = { 0 };
+	uint32_t n = 0, rank[2 * CLS_TC_COUNT] = { 0 };
 
 	if (!k)
 		return NULL;
@@ -129,10 +129,10 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 	}
 	qsort(k, n, sizeof(*k), cmp_dkey);
 	d = malloc(((size_t)n + 1) * sizeof(*d));
-	if (d)
+	if (d)	/* destinations on leaves and the others (e.g. spine LIDs) ranked apart */
 		for (uint32_t i = 0; i < n; i++) {
 			d[i] = k[i].d;
-			d[i].rank = rank[d[i].tc]++;
+			d[i].rank = rank[d[i].tc + (c->level[k[i].attach_node] == 1 ? 0 : CLS_TC_COUNT)]++;
 		}
 	free(k);
 	*nd = n;
@@ -140,6 +140,30 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 }
 
 /* ---- engine ------------------------------------------------------------------------ */
+
+/* Index of each port within its port group (parallel links), and the group's size. */
+static int port_groups(struct rt *r)
+{
+	const struct topo *t = r->t;
+
+	r->gidx = calloc((size_t)t->nports + 1, 1);
+	r->gsize = calloc((size_t)t->nports + 1, 1);
+	if (!r->gidx || !r->gsize)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t g = r->c->group[p];
+
+		if (g == p) {
+			r->gsize[p] = 1;
+			continue;
+		}
+		r->gidx[p] = r->gsize[g];
+		r->gsize[g]++;
+	}
+	for (uint32_t p = 0; p < t->nports; p++)
+		r->gsize[p] = r->gsize[r->c->group[p]];
+	return 0;
+}
 
 static void rt_free(struct rt *r)
 {
@@ -150,9 +174,15 @@ static void rt_free(struct rt *r)
 	free(r->pref_stamp);
 	free(r->bq.v);
 	free(r->bq.next);
+	free(r->upg_off);
+	free(r->upg);
+	free(r->upg_alt);
+	free(r->gidx);
+	free(r->gsize);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
 		free(r->dsg[k]);
+		free(r->pload[k]);
 	}
 }
 
@@ -173,7 +203,8 @@ static int rt_alloc(struct rt *r)
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		r->load[k] = calloc(np, sizeof(uint32_t));
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
-		ok = ok && r->load[k] && r->dsg[k];
+		r->pload[k] = calloc(np, sizeof(uint32_t));
+		ok = ok && r->load[k] && r->dsg[k] && r->pload[k];
 	}
 	return ok ? 0 : -ENOMEM;
 }
@@ -190,8 +221,13 @@ static int ffroute_compute(const struct topo *t, const struct cls *c, const stru
 	rc = out->lft ? rt_alloc(&r) : -ENOMEM;
 	if (!rc)
 		rc = rt_sl_alloc(&r);
+	if (!rc)
+		rc = rt_up_groups(&r);
+	if (!rc)
+		rc = port_groups(&r);
 	if (!rc && !(d = destinations(t, c, &nd)))
 		rc = -ENOMEM;
+
 	for (uint32_t s = 0; !rc && s < t->nswitches; s++)
 		out->lft->have[s] = 1;
 	for (uint32_t i = 0; !rc && i < nd; i++)

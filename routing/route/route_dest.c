@@ -249,6 +249,48 @@ static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)
 	return (idx + n - rank % n) % n;
 }
 
+/* The fewest routes of class @tc on any up-link of switch @v. */
+static uint32_t min_up(const struct rt *r, uint32_t v, unsigned tc)
+{
+	const struct topo *t = r->t;
+	uint32_t vn = rt_node(r, v), lo = UINT32_MAX;
+
+	for (uint32_t p = t->port_off[vn] + 1; p < t->port_off[vn + 1]; p++)
+		if (r->c->dir[p] == CLS_DIR_UP && r->pload[tc][p] < lo)
+			lo = r->pload[tc][p];
+	return lo == UINT32_MAX ? 0 : lo;
+}
+
+/*
+ * How far above its least loaded up-link (class @tc) the up-link to @w of
+ * the worst switch below @w other than @u would be with one more route:
+ * designating a destination to @w adds a route to every such up-link.
+ */
+static uint32_t peak_below(const struct rt *r, uint32_t w, uint32_t u, unsigned tc)
+{
+	const struct topo *t = r->t;
+	uint32_t wn = rt_node(r, w), peak = 0;
+
+	for (uint32_t q = t->port_off[wn] + 1; q < t->port_off[wn + 1]; q++) {
+		uint32_t v = rt_peer(r, q), over;
+
+		if (v == TOPO_NONE || v == u || r->c->dir[q] != CLS_DIR_DOWN)
+			continue;
+		over = r->pload[tc][t->port_remote[q]] + 1 - min_up(r, v, tc);
+		peak = over > peak ? over : peak;
+	}
+	return peak;
+}
+
+/*
+ * At each level the up-neighbour nearest (rotating) to position
+ * rank mod |up-group| of the switch's up-group (compute: exact D-mod-K,
+ * which makes shift permutations contention-free); for the storage and
+ * other classes first the one whose busiest up-link from the other
+ * switches below it is least loaded, so every leaf's up-links stay within
+ * +-1 per class although each leaf skips its own destinations.  Ties
+ * (parallel links) by the fewest destinations designated over the link.
+ */
 static void designate(struct rt *r, const struct rt_dest *dst)
 {
 	const struct topo *t = r->t;
@@ -257,28 +299,37 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 
 	r->ndesig = 0;
 	r->desig[r->ndesig++] = u;
+	for (unsigned l = 0; l < 256; l++) {
+		r->dk_rank[l] = rank;
+		r->dk_m[l] = 1;
+	}
 	while (r->ndesig < RT_MAXDESIG) {
-		uint32_t n = rt_node(r, u), ncand = 0, best = TOPO_NONE, bk = 0, bp = 0;
+		uint32_t n = rt_node(r, u), m = r->upg_off[u + 1] - r->upg_off[u];
+		uint32_t best = TOPO_NONE, bk = 0, bpk = 0, bp = 0, target = rt_up_target(r, u, rank);
+		uint8_t lv = r->c->level[n];
 
-		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
-			ncand += r->c->dir[p] == CLS_DIR_UP && rt_peer(r, p) != TOPO_NONE &&
-				 rt_zone(r, rt_peer(r, p)) == z;
-		if (!ncand)
-			break;
-		for (uint32_t p = t->port_off[n] + 1, i = 0; p < t->port_off[n + 1]; p++) {
-			uint32_t w = rt_peer(r, p), back, key;
+		r->dk_rank[lv] = rank;
+		r->dk_m[lv] = m ? m : 1;
+		for (unsigned l = lv + 1u; m && l < 256; l++)
+			r->dk_rank[l] = rank / m;
+		for (uint32_t p = t->port_off[n] + 1; m && p < t->port_off[n + 1]; p++) {
+			uint32_t w = rt_peer(r, p), back, pos, key, pk;
 
 			if (r->c->dir[p] != CLS_DIR_UP || w == TOPO_NONE || rt_zone(r, w) != z)
 				continue;
 			back = t->port_remote[p];
-			key = rotation(i++, ncand, rank);
-			if (best == TOPO_NONE || r->dsg[dst->tc][back] < r->dsg[dst->tc][bp] ||
-			    (r->dsg[dst->tc][back] == r->dsg[dst->tc][bp] && key < bk))
-				best = w, bk = key, bp = back;
+			pos = rt_up_pos(r, u, w);
+			key = w == target ? 0 : pos == TOPO_NONE ? m + 1 : 1 + rotation(pos, m, rank);
+			pk = dst->tc == CLS_TC_COMPUTE ? 0 : peak_below(r, w, u, dst->tc);
+			if (best == TOPO_NONE || pk < bpk || (pk == bpk && key < bk) ||
+			    (pk == bpk && key == bk && r->dsg[dst->tc][back] < r->dsg[dst->tc][bp]))
+				best = w, bk = key, bpk = pk, bp = back;
 		}
+		if (best == TOPO_NONE)
+			break;
 		r->dsg[dst->tc][bp]++;
 		r->desig[r->ndesig++] = best;
-		rank /= ncand;
+		rank /= m;
 		u = best;
 	}
 	r->stamp++;
@@ -341,30 +392,74 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 	}
 }
 
+/*
+ * Key of candidate port @p (peer @w) of switch @s, smaller is better:
+ * nearest to the designated path; for an up move, whether @w is the
+ * D-mod-K target of the destination's digit at @s's level (its substitute
+ * when @s lost the link: route_pos.c); the fewest routes of the class on
+ * the port group (all parallel links to that peer); among parallel links
+ * the rotation by the digit of the link's level, which spreads
+ * consecutive destinations over them the same way at both ends; last the
+ * rotation among all candidates by rank.
+ */
+struct ckey {
+	unsigned pref, pos, grot, rot;
+	uint32_t load, pload;
+};
+
+static bool ckey_less(const struct ckey *a, const struct ckey *b)
+{
+	if (a->pref != b->pref)
+		return a->pref < b->pref;
+	if (a->pos != b->pos)
+		return a->pos < b->pos;
+	if (a->load != b->load)
+		return a->load < b->load;
+	if (a->grot != b->grot)
+		return a->grot < b->grot;
+	if (a->pload != b->pload)
+		return a->pload < b->pload;
+	return a->rot < b->rot;
+}
+
 static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16_t z)
 {
 	const struct topo *t = r->t;
 	uint32_t n = rt_node(r, s), ncand = 0, best = TOPO_NONE, i = 0;
-	unsigned bpref = 0, brot = 0;
-	uint32_t *load = r->load[dst->tc];
+	uint8_t lv = r->c->level[n], low;
+	uint32_t rank = r->dk_rank[lv], digit, target = rt_up_target(r, s, rank);
+
+	if (r->ndesig < 2)
+		target = TOPO_NONE;	/* no D-mod-K for this destination */
+	struct ckey bk = { 0, 0, 0, 0, 0, 0 };
 
 	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
 		ncand += next_hop(r, s, p, rt_peer(r, p));
 	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1] && ncand; p++) {
 		uint32_t w = rt_peer(r, p);
-		unsigned pw, rot;
+		struct ckey k;
 
 		if (!next_hop(r, s, p, w))
 			continue;
-		pw = r->ndesig > 1 ? pref(r, w, z, 0) : RT_INF;
-		rot = rotation(i++, ncand, dst->rank);
-		if (best == TOPO_NONE || pw < bpref || (pw == bpref && load[p] < load[best]) ||
-		    (pw == bpref && load[p] == load[best] && rot < brot))
-			best = p, bpref = pw, brot = rot;
+		k.pref = r->ndesig > 1 ? pref(r, w, z, 0) : RT_INF;
+		k.pos = r->c->dir[p] == CLS_DIR_UP && w != target;
+		/* link digit: the rank quotient at the lower end's level */
+		low = r->c->dir[p] == CLS_DIR_DOWN ? r->c->level[rt_node(r, w)] : lv;
+		digit = r->dk_rank[low] / r->dk_m[low];
+		if (r->mode[s] >= RM_TURN)	/* switch-LID turns: spread the sources too */
+			digit += s;
+		/* parallel links: by the digit where D-mod-K reached this level, else by load */
+		k.grot = r->dk_m[low] > 1 ? rotation(r->gidx[p], r->gsize[p], digit) : 0;
+		k.pload = r->pload[dst->tc][p];
+		k.rot = rotation(i++, ncand, rank);
+		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
+		if (best == TOPO_NONE || ckey_less(&k, &bk))
+			best = p, bk = k;
 	}
 	if (best == TOPO_NONE)
 		return LFT_NONE;
-	load[best]++;
+	r->load[dst->tc][r->c->group[best]]++;
+	r->pload[dst->tc][best]++;
 	return (uint8_t)topo_port_num(t, best);
 }
 
@@ -373,6 +468,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	int16_t z = rt_zone(r, dst->attach);
 
 	designate(r, dst);
+	if (dst->tc != CLS_TC_COMPUTE)	/* balanced per switch, not D-mod-K */
+		r->ndesig = 1;
 	label(r, dst);
 	relax_open(r, RM_ANY, true);
 	for (uint32_t s = 0; s < r->nsw; s++) {

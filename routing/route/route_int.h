@@ -55,11 +55,18 @@ struct rt {
 	uint16_t *pref;		/* distance up to the designated path (memo) */
 	uint32_t *pref_stamp, stamp;
 	uint32_t desig[RT_MAXDESIG];	/* designated path, switch ordinals */
+	uint32_t dk_rank[256];		/* per level: the rank digit source at that level */
+	uint32_t dk_m[256];		/* per level: the up-group size there */
 	unsigned ndesig;
 	struct rt_bq bq;
 	/* balance: per class, per port */
-	uint32_t *load[CLS_TC_COUNT];	/* routes sent over each port */
+	uint32_t *load[CLS_TC_COUNT];	/* routes sent over each port group (by its first port) */
+	uint32_t *pload[CLS_TC_COUNT];	/* routes sent over each port */
 	uint32_t *dsg[CLS_TC_COUNT];	/* destinations designated over each port */
+	/* per switch: the up-level switches of its "pod" (route_pos.c) */
+	uint32_t *upg_off, *upg;	/* CSR [nsw + 1] / sorted switch ordinals */
+	uint32_t *upg_alt;		/* parallel to upg: position used instead */
+	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
 	uint64_t any_routes;	/* switches routed by the fallback */
 };
 
@@ -84,6 +91,12 @@ static inline int16_t rt_zone(const struct rt *r, uint32_t s)
 	return r->c->zone[rt_node(r, s)];
 }
 
+/** rt_up_groups - build upg_off/upg (route_pos.c) */
+int rt_up_groups(struct rt *r);
+/** rt_up_target - the up-switch D-mod-K gives @rank at @s (holes: the substitute) */
+uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank);
+/** rt_up_pos - position of switch @w in @s's up-group, or TOPO_NONE */
+uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
 int rt_route_dest(struct rt *r, const struct rt_dest *d);
 /** rt_sl_alloc - the SL table, before routing (turn routes set their SL) */

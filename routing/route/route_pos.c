@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_pos.c - positions for D-mod-K: which up-level switches a switch
+ * chooses among, in one order shared by all its peers.
+ *
+ * The up-group of switch s is every switch x of s's zone one level up
+ * from a switch v that shares an up-neighbour with s (s -> w -> v -> x
+ * with w, x up of s, v): on a 2-level Clos all spines of the frame, on a
+ * 3-level tree the aggregation switches of s's pod, and on a degraded
+ * fabric the same sets as if no link had failed (a leaf that lost its
+ * link to a spine still numbers it).  Members are sorted by switch
+ * ordinal (node GUID order: arbitrary but the same for every peer), so a
+ * destination's designated up-switch index, rank mod |group|, means the
+ * same switch to every leaf of the pod, whatever the cabling order of its
+ * ports.
+ *
+ * Holes: a switch that lost its link to group member y sends what D-mod-K
+ * gives y to alt(y), a member it still reaches, chosen so that no two
+ * lost members share a substitute (in any window of |group| consecutive
+ * ranks every member is designated once, so the window's flows then use
+ * each remaining up-link at most twice, the lower bound ceil(|group| /
+ * links left) for one lost link), starting half the group away from y so
+ * that the leaves that lost neighbouring spines spread their substitutes.
+ * Cost: O(sum over switches of up x down x up degrees); memory
+ * O(switches x group size).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "base/util.h"
+#include "route/route_int.h"
+
+/* Up-neighbours (same zone) of @s, written to @out via @mark. */
+static uint32_t ups(const struct rt *r, uint32_t s, uint32_t *out, uint32_t n, uint32_t *mark,
+		    uint32_t stamp)
+{
+	const struct topo *t = r->t;
+	uint32_t node = rt_node(r, s);
+
+	for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+		uint32_t w = rt_peer(r, p);
+
+		if (w == TOPO_NONE || r->c->dir[p] != CLS_DIR_UP || mark[w] == stamp)
+			continue;
+		mark[w] = stamp;
+		out[n++] = w;
+	}
+	return n;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The up-group of @s into r->upg (grown), sorted. */
+static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uint32_t *vm,
+		    uint32_t stamp, uint32_t *tmp)
+{
+	const struct topo *t = r->t;
+	uint32_t start = r->upg_off[s], nw = ups(r, s, tmp, 0, vm, stamp), n = start;
+
+	for (uint32_t i = 0; i < nw; i++) {
+		uint32_t wn = rt_node(r, tmp[i]);
+
+		for (uint32_t p = t->port_off[wn] + 1; p < t->port_off[wn + 1]; p++) {
+			uint32_t v = rt_peer(r, p), vn;
+
+			if (v == TOPO_NONE || r->c->dir[p] != CLS_DIR_DOWN || vm[v] == stamp)
+				continue;
+			vm[v] = stamp;
+			vn = rt_node(r, v);
+			if (ffr_grow((void **)&r->upg, cap, (uint64_t)n + t->node_nports[vn] + 1,
+				     sizeof(*r->upg)))
+				return -ENOMEM;
+			n = ups(r, v, r->upg, n, mark, stamp);
+		}
+	}
+	qsort(r->upg + start, n - start, sizeof(*r->upg), cmp_u32);
+	r->upg_off[s + 1] = n;
+	return 0;
+}
+
+/* alt[] of switch @s: itself for a member it reaches, a distinct substitute for a lost one. */
+static void alternates(struct rt *r, uint32_t s, uint8_t *have, uint8_t *used, uint32_t *mark,
+		       uint32_t stamp)
+{
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, nw;
+	uint32_t *tmp = r->upg_alt + b;
+
+	nw = ups(r, s, tmp, 0, mark, stamp);	/* scratch: reached members */
+	for (uint32_t i = 0; i < m; i++)
+		have[i] = used[i] = 0;
+	for (uint32_t i = 0; i < nw; i++) {
+		uint32_t pos = rt_up_pos(r, s, tmp[i]);
+
+		if (pos != TOPO_NONE)
+			have[pos] = 1;
+	}
+	for (uint32_t i = 0; i < m; i++)
+		tmp[i] = i;
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t best = i;
+
+		if (have[i])
+			continue;
+		for (uint32_t k = 0; k < m; k++) {
+			uint32_t j = (i + m / 2 + k) % m;
+
+			if (have[j] && !used[j]) {
+				best = j;
+				used[j] = 1;
+				break;
+			}
+		}
+		tmp[i] = best;
+	}
+}
+
+int rt_up_groups(struct rt *r)
+{
+	uint32_t cap = 0, *mark = calloc((size_t)r->nsw + 1, sizeof(*mark));
+	uint32_t *vm = calloc((size_t)r->nsw + 1, sizeof(*vm));
+	uint32_t *tmp = malloc((TOPO_MAX_PORTS + 1) * sizeof(*tmp));
+	int rc = 0;
+
+	uint8_t *have = malloc(2 * ((size_t)r->nsw + 1)), *used;
+
+	r->upg_off = calloc((size_t)r->nsw + 1, sizeof(*r->upg_off));
+	if (!mark || !vm || !tmp || !r->upg_off || !have)
+		rc = -ENOMEM;
+	for (uint32_t s = 0; !rc && s < r->nsw; s++)
+		rc = group_of(r, s, &cap, mark, vm, s + 1, tmp);
+	if (!rc && !(r->upg_alt = malloc(((size_t)r->upg_off[r->nsw] + 1) * sizeof(uint32_t))))
+		rc = -ENOMEM;
+	used = have ? have + r->nsw + 1 : NULL;
+	for (uint32_t s = 0; !rc && s < r->nsw; s++)
+		alternates(r, s, have, used, mark, r->nsw + 1 + s);
+	free(have);
+	free(mark);
+	free(vm);
+	free(tmp);
+	return rc;
+}
+
+uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank)
+{
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
+
+	return m ? r->upg[b + r->upg_alt[b + rank % m]] : TOPO_NONE;
+}
+
+uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)
+{
+	const uint32_t *b = r->upg + r->upg_off[s], *hit;
+
+	hit = bsearch(&w, b, r->upg_off[s + 1] - r->upg_off[s], sizeof(*b), cmp_u32);
+	return hit ? (uint32_t)(hit - b) : TOPO_NONE;
+}
