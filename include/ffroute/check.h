@@ -152,7 +152,8 @@ struct chk_report {
 
 struct chk_opts {
 	uint64_t seed;			/* every random choice derives from it */
-	unsigned shift_samples;		/* shifts sampled when N > 256 (64) */
+	unsigned shift_samples;		/* shifts sampled when N > shift_all_max (64) */
+	unsigned shift_all_max;		/* every shift up to this many endpoints (1024) */
 	unsigned bisections;		/* random bisections for EBB (default 32) */
 	unsigned xzone_job;		/* hosts of the cross-zone allreduce job (512) */
 	bool metrics;			/* compute metrics, not only findings */
@@ -198,7 +199,8 @@ static inline uint32_t chk_sl_group(const struct chk_opts *o, uint32_t n)
 	return o && o->sl && o->sl_group ? o->sl_group[n] : 0;
 }
 
-/** chk_opts_init - defaults: seed 1, 64 shift samples, 32 bisections, 512-host job */
+/** chk_opts_init - defaults: seed 1, all shifts up to 1024 endpoints else 64 samples,
+ * 32 bisections, 512-host job */
 void chk_opts_init(struct chk_opts *o);
 /** chk_report_init / chk_report_free - the report of one fabric (nports channels) */
 int chk_report_init(struct chk_report *r, uint32_t nports);

@@ -15,7 +15,11 @@
  *   shift_max/_mean       shift k sends i -> (i + k) mod N for every i;
  *                         per shift the most flows on any channel; max and
  *                         mean over k = 1..N-1, or over a seeded sample of
- *                         opts->shift_samples shifts when N > 256
+ *                         opts->shift_samples shifts when N > shift_all_max
+ *                         (1024); also shift_zone<k>_* over the compute HCAs
+ *                         of zone k (two zones or more) and shift_rail_*
+ *                         over each rail's (two rails or more; the worst
+ *                         max and lower bound, the mean of the means)
  *   shift_lb_max/_mean    per shift the physical lower bound: 1, and the
  *                         largest over leaves of ceil(flows leaving the
  *                         leaf / its cabled switch links) and ceil(flows
@@ -410,7 +414,7 @@ static uint32_t *pick_shifts(const struct tctx *x, uint32_t n, uint32_t *nk, boo
 		return NULL;
 	for (uint32_t i = 0; i + 1 < n; i++)
 		k[i] = i + 1;
-	*sampled = n > SHIFT_ALL_MAX && m < n - 1;
+	*sampled = n > (x->o->shift_all_max ? x->o->shift_all_max : SHIFT_ALL_MAX) && m < n - 1;
 	*nk = *sampled ? m : n - 1;
 	if (!*sampled)
 		return k;

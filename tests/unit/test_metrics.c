@@ -637,7 +637,7 @@ static void metrics_equal(const struct chk_report *a, const struct chk_report *b
 /*
  * Determinism on a 288-host tree (radix 24, 24 leaves x 12 hosts, one of
  * 12 spines removed, so shifts differ: max 1 for k in 1..11 and 277..287,
- * 2 otherwise).  N > 256: 64 sampled shifts.  Same seed, same numbers;
+ * 2 otherwise).  N > shift_all_max = 256: 64 sampled shifts.  Same seed, same numbers;
  * another seed samples other shifts and bisections; the number of
  * bisections does not change the shift numbers (separate streams).
  */
@@ -651,6 +651,7 @@ static void test_determinism(void **state)
 	(void)state;
 	ft2_opts(&go, 24, 288);
 	fab_gen(&f, &go, true);
+	f.o.shift_all_max = 256;
 	fab_run(&f);
 	expect_metric(&f, "compute_hcas", 288);
 	expect_metric(&f, "shift_sampled", 1);
