@@ -55,6 +55,8 @@ struct chk_vlx {
 	struct chk_vlx_row *v;	/* sorted by key once chk_vlx_sort() ran */
 	uint32_t n, cap;
 	bool sorted;
+	uint32_t *off;		/* after chk_vlx_sort: rows of out port o are off[o]..off[o+1] */
+	uint32_t nout;		/* highest out port index + 1 */
 };
 
 /** chk_vlx_add - record the row of (@in, @out); call chk_vlx_sort() after the last */
@@ -162,6 +164,7 @@ struct chk_opts {
 	const uint8_t *sl;		/* optional: [sl_ngroups * nlids] SL from a source group */
 	const uint32_t *sl_group;	/* with sl: [nnodes] source group of each node */
 	uint32_t sl_ngroups;		/* with sl: groups (1 if sl_group is NULL) */
+	bool no_switch_cdg;		/* skip credit_loop_switch (only CA-injected routes) */
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
 	uint32_t njob;
 };

@@ -150,7 +150,7 @@ struct inj_list {
 struct inject {
 	uint32_t ng;
 	struct inj_list ca, self;
-	uint32_t *mark;		/* [nports * 16]: stamp of the last (group, LID) walk */
+	uint32_t *mark;		/* [nports * 16]: stamp of the LID walked from (channel, SL) */
 	uint32_t stamp;
 };
 
@@ -235,17 +235,17 @@ static void inject_free(struct inject *in)
 
 /*
  * Edges of the routes that packets of group @g take toward @lid from every
- * injection switch in @inj (one row of in->ca or in->sw: the port the
- * packet enters by, + 1).  A channel's VL may depend on the port the packet
- * entered its switch by, so the walk is memoised per (channel, VL) vertex.
+ * injection point of @li.  A channel's VL depends on the packet's SL and
+ * on the port it entered its switch by, so what follows a channel depends
+ * only on (channel, SL): the walks of all groups toward one LID share one
+ * memo of (channel, SL) pairs already continued (in->stamp is per LID).
  */
 static int walk_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		      const struct chk_opts *o, struct inject *in, const struct inj_list *li,
 		      uint32_t g, uint32_t lid, struct edge_set *es)
 {
-	uint32_t nlids = t->max_lid + 1;
+	uint32_t nlids = t->max_lid + 1, sl = o && o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0;
 
-	in->stamp++;
 	for (uint32_t i = li->off[g]; i < li->off[g + 1]; i++) {
 		uint32_t s = li->sw[i], p, vp, from = li->port[i];
 
@@ -259,9 +259,6 @@ static int walk_edges(const struct topo *t, const struct lft *l, const uint8_t *
 			if (p == TOPO_NONE)
 				break;
 			vp = chk_vl_in(o, from, p, g, nlids, lid);
-			if (in->mark[(size_t)p * 16 + vp] == in->stamp)
-				break;		/* continued from here already */
-			in->mark[(size_t)p * 16 + vp] = in->stamp;
 			n = t->node_sw[t->port_node[t->port_remote[p]]];
 			q = sw_channel(t, l, n, lid);
 			if (q == TOPO_NONE)
@@ -269,6 +266,10 @@ static int walk_edges(const struct topo *t, const struct lft *l, const uint8_t *
 			vq = chk_vl_in(o, t->port_remote[p], q, g, nlids, lid);
 			if (set_add(es, ((uint64_t)(p * 16 + vp) << 32) | (q * 16 + vq)))
 				return -ENOMEM;
+			/* what follows q depends on (p, SL) only: once per LID */
+			if (in->mark[(size_t)p * 16 + sl] == in->stamp)
+				break;
+			in->mark[(size_t)p * 16 + sl] = in->stamp;
 			from = t->port_remote[p];
 			s = n;
 		}
@@ -283,6 +284,7 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
 		if (t->lid_port[lid] == TOPO_NONE)
 			continue;
+		in->stamp++;
 		for (uint32_t g = 0; g < in->ng; g++) {
 			int rc = walk_edges(t, l, ok, o, in, sw ? &in->self : &in->ca, g, lid, es);
 
@@ -559,14 +561,14 @@ int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *o
 		rc = set_grow(&ca);
 	if (!rc)
 		rc = collect_edges(t, l, ok, o, &in, false, &ca);
-	if (!rc)
+	if (!rc && !(o && o->no_switch_cdg))
 		rc = edge_copy(&ca, &all);
-	if (!rc)
+	if (!rc && !(o && o->no_switch_cdg))
 		rc = collect_edges(t, l, ok, o, &in, true, &all);
 	inject_free(&in);
 	if (!rc)
 		rc = cycles(t, &ca, CHK_F_CREDIT_LOOP, &nca, r);
-	if (!rc && !nca)
+	if (!rc && !nca && all.v)
 		rc = cycles(t, &all, CHK_F_CREDIT_LOOP_SW, &nall, r);
 	free(ca.v);
 	free(all.v);

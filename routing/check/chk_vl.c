@@ -21,6 +21,8 @@ int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl1
 	memcpy(x->v[x->n].vl, vl16, 16);
 	x->n++;
 	x->sorted = false;
+	free(x->off);
+	x->off = NULL;
 	return 0;
 }
 
@@ -31,7 +33,11 @@ static int cmp_row(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Sort by key; a pair given twice keeps one of its rows. */
+/*
+ * Sort by key; a pair given twice keeps one of its rows.  Then index the
+ * rows by out port (off[]); without memory for the index, lookups stay
+ * binary searches over all rows.
+ */
 void chk_vlx_sort(struct chk_vlx *x)
 {
 	uint32_t m = 0;
@@ -42,6 +48,16 @@ void chk_vlx_sort(struct chk_vlx *x)
 			x->v[m++] = x->v[i];
 	x->n = m;
 	x->sorted = true;
+	free(x->off);
+	x->nout = m ? (uint32_t)(x->v[m - 1].key >> 32) + 1 : 0;
+	x->off = malloc(((size_t)x->nout + 1) * sizeof(*x->off));
+	if (!x->off)
+		return;
+	for (uint32_t o = 0, i = 0; o <= x->nout; o++) {
+		while (i < m && (x->v[i].key >> 32) < o)
+			i++;
+		x->off[o] = i;
+	}
 }
 
 const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out)
@@ -55,6 +71,13 @@ const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out)
 				return x->v[i].vl;
 		return NULL;
 	}
+	if (x->off) {
+		if (out >= x->nout)
+			return NULL;
+		r = bsearch(&key, x->v + x->off[out], x->off[out + 1] - x->off[out], sizeof(*x->v),
+			    cmp_row);
+		return r ? r->vl : NULL;
+	}
 	r = bsearch(&key, x->v, x->n, sizeof(*x->v), cmp_row);
 	return r ? r->vl : NULL;
 }
@@ -62,5 +85,6 @@ const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out)
 void chk_vlx_free(struct chk_vlx *x)
 {
 	free(x->v);
+	free(x->off);
 	memset(x, 0, sizeof(*x));
 }

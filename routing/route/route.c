@@ -141,6 +141,35 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 
 /* ---- engine ------------------------------------------------------------------------ */
 
+/* Each switch's ports to switches (CSR), and whether some switch has no zone. */
+static int switch_ports(struct rt *r)
+{
+	const struct topo *t = r->t;
+	uint32_t n = 0;
+
+	r->swp_off = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
+	r->swp = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
+	r->cand_off = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
+	r->cand = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
+	r->peer = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
+	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->peer)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < t->nports; p++)
+		r->peer[p] = rt_peer(r, p);
+	r->lab_attach = TOPO_NONE;
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t node = t->sw_node[s];
+
+		r->swp_off[s] = n;
+		r->zoneless |= r->c->zone[node] < 0;
+		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++)
+			if (rt_peer(r, p) != TOPO_NONE)
+				r->swp[n++] = p;
+	}
+	r->swp_off[r->nsw] = n;
+	return 0;
+}
+
 /* Index of each port within its port group (parallel links), and the group's size. */
 static int port_groups(struct rt *r)
 {
@@ -179,6 +208,11 @@ static void rt_free(struct rt *r)
 	free(r->upg_alt);
 	free(r->gidx);
 	free(r->gsize);
+	free(r->swp_off);
+	free(r->swp);
+	free(r->cand_off);
+	free(r->cand);
+	free(r->peer);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
 		free(r->dsg[k]);
@@ -225,6 +259,8 @@ static int ffroute_compute(const struct topo *t, const struct cls *c, const stru
 		rc = rt_up_groups(&r);
 	if (!rc)
 		rc = port_groups(&r);
+	if (!rc)
+		rc = switch_ports(&r);
 	if (!rc && !(d = destinations(t, c, &nd)))
 		rc = -ENOMEM;
 
@@ -257,6 +293,7 @@ static int verify(const struct topo *t, const struct cls *c, struct route_out *o
 	int rc;
 
 	chk_opts_init(&co);
+	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
 	co.sl = out->sl;
 	co.sl_group = out->sl_group;
 	co.sl_ngroups = out->ngroups;

@@ -77,6 +77,7 @@ static uint32_t bq_pop(struct rt_bq *q, unsigned d)
 
 static void set_label(struct rt *r, uint32_t s, enum rt_mode m, unsigned d)
 {
+	r->nlabeled += r->mode[s] == RM_NONE;
 	r->mode[s] = (uint8_t)m;
 	r->dist[s] = (uint16_t)d;
 	bq_push(&r->bq, d, s);
@@ -227,19 +228,24 @@ static void label(struct rt *r, const struct rt_dest *dst)
 
 	memset(r->mode, RM_NONE, r->nsw);
 	memset(r->u0, 0, r->nsw);
+	r->nlabeled = 0;
 	bq_reset(&r->bq);
 	set_label(r, a, RM_DEST, 0);
 	relax(r, CLS_DIR_UP, RM_DOWN, -2, true);	/* zone z: down-only */
 	seed(r, z, false);
 	relax(r, CLS_DIR_DOWN, RM_UP, -2, false);	/* zone z: up, then down */
-	relax_open(r, RM_TRANSIT, false);		/* bridges */
+	if (r->zoneless)
+		relax_open(r, RM_TRANSIT, false);	/* bridges */
 	seed_exits(r, z);
 	relax(r, CLS_DIR_UP, RM_DOWN, z, true);		/* other zones: to an exit */
 	seed(r, z, true);
 	relax(r, CLS_DIR_DOWN, RM_UP, z, false);
-	relax_open(r, RM_TRANSIT, false);		/* bridges behind other zones */
+	if (r->zoneless)
+		relax_open(r, RM_TRANSIT, false);	/* bridges behind other zones */
 	if (!dst->port)
 		label_turns(r, a, z);
+	if (r->nlabeled < r->nsw)
+		relax_open(r, RM_ANY, true);		/* the rest, if connected */
 }
 
 /* ---- designated path and preference ------------------------------------------ */
@@ -249,47 +255,14 @@ static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)
 	return (idx + n - rank % n) % n;
 }
 
-/* The fewest routes of class @tc on any up-link of switch @v. */
-static uint32_t min_up(const struct rt *r, uint32_t v, unsigned tc)
-{
-	const struct topo *t = r->t;
-	uint32_t vn = rt_node(r, v), lo = UINT32_MAX;
-
-	for (uint32_t p = t->port_off[vn] + 1; p < t->port_off[vn + 1]; p++)
-		if (r->c->dir[p] == CLS_DIR_UP && r->pload[tc][p] < lo)
-			lo = r->pload[tc][p];
-	return lo == UINT32_MAX ? 0 : lo;
-}
-
 /*
- * How far above its least loaded up-link (class @tc) the up-link to @w of
- * the worst switch below @w other than @u would be with one more route:
- * designating a destination to @w adds a route to every such up-link.
- */
-static uint32_t peak_below(const struct rt *r, uint32_t w, uint32_t u, unsigned tc)
-{
-	const struct topo *t = r->t;
-	uint32_t wn = rt_node(r, w), peak = 0;
-
-	for (uint32_t q = t->port_off[wn] + 1; q < t->port_off[wn + 1]; q++) {
-		uint32_t v = rt_peer(r, q), over;
-
-		if (v == TOPO_NONE || v == u || r->c->dir[q] != CLS_DIR_DOWN)
-			continue;
-		over = r->pload[tc][t->port_remote[q]] + 1 - min_up(r, v, tc);
-		peak = over > peak ? over : peak;
-	}
-	return peak;
-}
-
-/*
- * At each level the up-neighbour nearest (rotating) to position
- * rank mod |up-group| of the switch's up-group (compute: exact D-mod-K,
- * which makes shift permutations contention-free); for the storage and
- * other classes first the one whose busiest up-link from the other
- * switches below it is least loaded, so every leaf's up-links stay within
- * +-1 per class although each leaf skips its own destinations.  Ties
- * (parallel links) by the fewest destinations designated over the link.
+ * Compute destinations: at each level the up-neighbour nearest (rotating)
+ * to position rank mod |up-group| of the switch's up-group: exact D-mod-K,
+ * which makes shift permutations contention-free.  Ties (parallel links)
+ * by the fewest destinations designated over the link.  Storage and other
+ * destinations get no designated path: every switch balances them over
+ * its own ports, so each leaf's up-links stay within +-1 per class
+ * although each leaf skips its own destinations.
  */
 static void designate(struct rt *r, const struct rt_dest *dst)
 {
@@ -303,9 +276,9 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		r->dk_rank[l] = rank;
 		r->dk_m[l] = 1;
 	}
-	while (r->ndesig < RT_MAXDESIG) {
+	while (dst->tc == CLS_TC_COMPUTE && r->ndesig < RT_MAXDESIG) {
 		uint32_t n = rt_node(r, u), m = r->upg_off[u + 1] - r->upg_off[u];
-		uint32_t best = TOPO_NONE, bk = 0, bpk = 0, bp = 0, target = rt_up_target(r, u, rank);
+		uint32_t best = TOPO_NONE, bk = 0, bp = 0, target = rt_up_target(r, u, rank);
 		uint8_t lv = r->c->level[n];
 
 		r->dk_rank[lv] = rank;
@@ -313,17 +286,16 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		for (unsigned l = lv + 1u; m && l < 256; l++)
 			r->dk_rank[l] = rank / m;
 		for (uint32_t p = t->port_off[n] + 1; m && p < t->port_off[n + 1]; p++) {
-			uint32_t w = rt_peer(r, p), back, pos, key, pk;
+			uint32_t w = rt_peer(r, p), back, pos, key;
 
 			if (r->c->dir[p] != CLS_DIR_UP || w == TOPO_NONE || rt_zone(r, w) != z)
 				continue;
 			back = t->port_remote[p];
 			pos = rt_up_pos(r, u, w);
 			key = w == target ? 0 : pos == TOPO_NONE ? m + 1 : 1 + rotation(pos, m, rank);
-			pk = dst->tc == CLS_TC_COMPUTE ? 0 : peak_below(r, w, u, dst->tc);
-			if (best == TOPO_NONE || pk < bpk || (pk == bpk && key < bk) ||
-			    (pk == bpk && key == bk && r->dsg[dst->tc][back] < r->dsg[dst->tc][bp]))
-				best = w, bk = key, bpk = pk, bp = back;
+			if (best == TOPO_NONE || key < bk ||
+			    (key == bk && r->dsg[dst->tc][back] < r->dsg[dst->tc][bp]))
+				best = w, bk = key, bp = back;
 		}
 		if (best == TOPO_NONE)
 			break;
@@ -333,28 +305,28 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		u = best;
 	}
 	r->stamp++;
+	for (unsigned i = 0; i < r->ndesig; i++) {	/* on the path: preference 0 */
+		r->pref_stamp[r->desig[i]] = r->stamp;
+		r->pref[r->desig[i]] = 0;
+	}
 }
 
 /* Hops up from switch @w to the designated path inside zone @z (RT_INF: none). */
 static unsigned pref(struct rt *r, uint32_t w, int16_t z, unsigned depth)
 {
-	const struct topo *t = r->t;
-	uint32_t n = rt_node(r, w);
 	unsigned m = RT_INF;
 
-	if (r->pref_stamp[w] == r->stamp)
+	if (r->pref_stamp[w] == r->stamp)	/* designated switches are preset to 0 */
 		return r->pref[w];
-	for (unsigned i = 0; i < r->ndesig; i++)
-		if (r->desig[i] == w)
-			m = 0;
-	if (m && rt_zone(r, w) == z && depth < RT_MAXDESIG)
-		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
-			uint32_t x = rt_peer(r, p);
+	if (rt_zone(r, w) == z && depth < RT_MAXDESIG &&
+	    r->c->level[rt_node(r, w)] < r->c->level[rt_node(r, r->desig[r->ndesig - 1])])
+		for (uint32_t i = r->swp_off[w]; i < r->swp_off[w + 1]; i++) {
+			uint32_t p = r->swp[i];
 			unsigned px;
 
-			if (x == TOPO_NONE || r->c->dir[p] != CLS_DIR_UP)
+			if (r->c->dir[p] != CLS_DIR_UP)
 				continue;
-			px = pref(r, x, z, depth + 1);
+			px = pref(r, r->peer[p], z, depth + 1);
 			if (px != RT_INF && px + 1 < m)
 				m = px + 1;
 		}
@@ -422,45 +394,81 @@ static bool ckey_less(const struct ckey *a, const struct ckey *b)
 	return a->rot < b->rot;
 }
 
+/* (idx - rank) mod n with rank already reduced mod n: no division */
+static inline uint32_t rot_fast(uint32_t idx, uint32_t n, uint32_t rm)
+{
+	return idx >= rm ? idx - rm : idx + n - rm;
+}
+
+/* The rank digit for a link whose lower end is at level @low. */
+static inline uint32_t link_digit(const struct rt *r, uint8_t low, uint32_t s)
+{
+	return r->dk_rank[low] / r->dk_m[low] + (r->mode[s] >= RM_TURN ? s : 0);
+}
+
 static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16_t z)
 {
 	const struct topo *t = r->t;
-	uint32_t n = rt_node(r, s), ncand = 0, best = TOPO_NONE, i = 0;
-	uint8_t lv = r->c->level[n], low;
-	uint32_t rank = r->dk_rank[lv], digit, target = rt_up_target(r, s, rank);
-
-	if (r->ndesig < 2)
-		target = TOPO_NONE;	/* no D-mod-K for this destination */
+	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
+	const uint32_t *cand = r->cand + r->cand_off[s];
+	uint8_t lv = r->c->level[rt_node(r, s)];
+	uint32_t rank = r->dk_rank[lv], target = TOPO_NONE, rm, minpref = UINT32_MAX, nmin = 0;
+	uint16_t pf[TOPO_MAX_PORTS + 1];
 	struct ckey bk = { 0, 0, 0, 0, 0, 0 };
 
-	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
-		ncand += next_hop(r, s, p, rt_peer(r, p));
-	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1] && ncand; p++) {
-		uint32_t w = rt_peer(r, p);
+	if (!ncand)
+		return LFT_NONE;
+	if (r->ndesig > 1) {	/* nearest to the designated path first (memoised) */
+		target = rt_up_target(r, s, rank);
+		for (uint32_t i = 0; i < ncand; i++) {
+			pf[i] = (uint16_t)pref(r, r->peer[cand[i]], z, 0);
+			if (pf[i] < minpref)
+				minpref = pf[i], nmin = 0, best = cand[i];
+			nmin += pf[i] == minpref;
+		}
+	}
+	rm = rank % ncand;
+	if (nmin != 1)	/* one candidate nearest the designated path: no tie to break */
+		best = TOPO_NONE;
+	for (uint32_t i = 0; i < ncand && nmin != 1; i++) {
+		uint32_t p = cand[i], w = r->peer[p];
+		uint8_t low = lv;
 		struct ckey k;
 
-		if (!next_hop(r, s, p, w))
+		if (r->ndesig > 1 && pf[i] != minpref)
 			continue;
-		k.pref = r->ndesig > 1 ? pref(r, w, z, 0) : RT_INF;
+		k.pref = minpref;
 		k.pos = r->c->dir[p] == CLS_DIR_UP && w != target;
-		/* link digit: the rank quotient at the lower end's level */
-		low = r->c->dir[p] == CLS_DIR_DOWN ? r->c->level[rt_node(r, w)] : lv;
-		digit = r->dk_rank[low] / r->dk_m[low];
-		if (r->mode[s] >= RM_TURN)	/* switch-LID turns: spread the sources too */
-			digit += s;
-		/* parallel links: by the digit where D-mod-K reached this level, else by load */
-		k.grot = r->dk_m[low] > 1 ? rotation(r->gidx[p], r->gsize[p], digit) : 0;
-		k.pload = r->pload[dst->tc][p];
-		k.rot = rotation(i++, ncand, rank);
 		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
+		if (r->c->dir[p] == CLS_DIR_DOWN)	/* the digit of the lower end's level */
+			low = r->c->level[rt_node(r, w)];
+		/* parallel links: by the digit where D-mod-K reached this level, else by load */
+		k.grot = r->gsize[p] > 1 && r->dk_m[low] > 1 ?
+			 rotation(r->gidx[p], r->gsize[p], link_digit(r, low, s)) : 0;
+		k.pload = r->pload[dst->tc][p];
+		k.rot = rot_fast(i, ncand, rm);
 		if (best == TOPO_NONE || ckey_less(&k, &bk))
 			best = p, bk = k;
 	}
-	if (best == TOPO_NONE)
-		return LFT_NONE;
 	r->load[dst->tc][r->c->group[best]]++;
 	r->pload[dst->tc][best]++;
 	return (uint8_t)topo_port_num(t, best);
+}
+
+/* Every switch's next-hop ports under the current labels (once per attach switch). */
+static void candidates(struct rt *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		r->cand_off[s] = n;
+		if (r->mode[s] == RM_NONE || r->mode[s] == RM_DEST)
+			continue;
+		for (uint32_t i = r->swp_off[s]; i < r->swp_off[s + 1]; i++)
+			if (next_hop(r, s, r->swp[i], rt_peer(r, r->swp[i])))
+				r->cand[n++] = r->swp[i];
+	}
+	r->cand_off[r->nsw] = n;
 }
 
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)
@@ -468,10 +476,13 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	int16_t z = rt_zone(r, dst->attach);
 
 	designate(r, dst);
-	if (dst->tc != CLS_TC_COMPUTE)	/* balanced per switch, not D-mod-K */
-		r->ndesig = 1;
-	label(r, dst);
-	relax_open(r, RM_ANY, true);
+	/* labels depend only on the attach switch (and switch LID or not) */
+	if (dst->attach != r->lab_attach || !dst->port != r->lab_swlid) {
+		label(r, dst);
+		candidates(r);
+		r->lab_attach = dst->attach;
+		r->lab_swlid = !dst->port;
+	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint8_t e;
 

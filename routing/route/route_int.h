@@ -68,6 +68,13 @@ struct rt {
 	uint32_t *upg_alt;		/* parallel to upg: position used instead */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
 	uint64_t any_routes;	/* switches routed by the fallback */
+	uint32_t nlabeled;	/* switches with a label for the current attach switch */
+	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */
+	bool lab_swlid;		/* ... and whether they are for its switch LID */
+	bool zoneless;		/* some switch has no zone (bridges) */
+	uint32_t *swp_off, *swp;	/* CSR [nsw + 1]: each switch's ports to switches */
+	uint32_t *cand_off, *cand;	/* CSR [nsw + 1]: next-hop ports under the labels */
+	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 };
 
 static inline uint32_t rt_node(const struct rt *r, uint32_t s)
