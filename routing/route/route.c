@@ -114,6 +114,7 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 			sw = node;
 			k[n].d.port = 0;
 			k[n].d.tc = CLS_TC_OTHER;
+			k[n].d.rail = -1;
 		} else {
 			r = t->port_remote[p];
 			if (r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
@@ -121,6 +122,7 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 			sw = t->port_node[r];
 			k[n].d.port = (uint8_t)topo_port_num(t, r);
 			k[n].d.tc = (uint8_t)cls_tclass_of((enum cls_role)c->role[node]);
+			k[n].d.rail = c->rail[node];
 		}
 		k[n].zone = c->zone[sw];
 		k[n].attach_node = sw;
@@ -246,7 +248,8 @@ static int rt_alloc(struct rt *r)
 static int ffroute_compute(const struct topo *t, const struct cls *c, const struct route_opts *o,
 			   struct route_out *out)
 {
-	struct rt r = { .t = t, .c = c, .o = o, .out = out, .nsw = t->nswitches };
+	struct rt r = { .t = t, .c = c, .o = o, .out = out, .nsw = t->nswitches,
+			.rails = c->nrails >= 2 && o->rail_isolation != 0 };
 	struct rt_dest *d = NULL;
 	uint32_t nd = 0;
 	int rc;

@@ -366,6 +366,7 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 
 /*
  * Key of candidate port @p (peer @w) of switch @s, smaller is better:
+ * with rail isolation, not a leaf of another rail than the destination's;
  * nearest to the designated path; for an up move, whether @w is the
  * D-mod-K target of the destination's digit at @s's level (its substitute
  * when @s lost the link: route_pos.c); the fewest routes of the class on
@@ -375,12 +376,14 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * rotation among all candidates by rank.
  */
 struct ckey {
-	unsigned pref, pos, grot, rot;
+	unsigned other_rail, pref, pos, grot, rot;
 	uint32_t load, pload;
 };
 
 static bool ckey_less(const struct ckey *a, const struct ckey *b)
 {
+	if (a->other_rail != b->other_rail)
+		return a->other_rail < b->other_rail;
 	if (a->pref != b->pref)
 		return a->pref < b->pref;
 	if (a->pos != b->pos)
@@ -414,7 +417,7 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16
 	uint8_t lv = r->c->level[rt_node(r, s)];
 	uint32_t rank = r->dk_rank[lv], target = TOPO_NONE, rm, minpref = UINT32_MAX, nmin = 0;
 	uint16_t pf[TOPO_MAX_PORTS + 1];
-	struct ckey bk = { 0, 0, 0, 0, 0, 0 };
+	struct ckey bk = { 0, 0, 0, 0, 0, 0, 0 };
 
 	if (!ncand)
 		return LFT_NONE;
@@ -428,16 +431,19 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16
 		}
 	}
 	rm = rank % ncand;
-	if (nmin != 1)	/* one candidate nearest the designated path: no tie to break */
+	if (nmin != 1 || r->rails)	/* one nearest the designated path: no tie to break */
 		best = TOPO_NONE;
-	for (uint32_t i = 0; i < ncand && nmin != 1; i++) {
+	for (uint32_t i = 0; i < ncand && (nmin != 1 || r->rails); i++) {
 		uint32_t p = cand[i], w = r->peer[p];
 		uint8_t low = lv;
 		struct ckey k;
 
-		if (r->ndesig > 1 && pf[i] != minpref)
+		/* rail isolation: never through a leaf of another rail when avoidable */
+		k.other_rail = r->rails && dst->rail >= 0 && r->c->level[rt_node(r, w)] == 1 &&
+			       r->c->rail[rt_node(r, w)] >= 0 && r->c->rail[rt_node(r, w)] != dst->rail;
+		if (r->ndesig > 1 && pf[i] != minpref && !r->rails)
 			continue;
-		k.pref = minpref;
+		k.pref = r->ndesig > 1 ? pf[i] : RT_INF;
 		k.pos = r->c->dir[p] == CLS_DIR_UP && w != target;
 		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
 		if (r->c->dir[p] == CLS_DIR_DOWN)	/* the digit of the lower end's level */

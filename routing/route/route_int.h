@@ -32,6 +32,7 @@ struct rt_dest {
 	uint8_t port;		/* out-port at the attach switch (0 for a switch LID) */
 	uint8_t tc;		/* enum cls_tclass */
 	uint32_t rank;		/* rank within its class, in position order */
+	int16_t rail;		/* the destination CA's rail, -1 none */
 };
 
 /* Bucket queue: vectors of switch ordinals per distance. */
@@ -72,6 +73,7 @@ struct rt {
 	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */
 	bool lab_swlid;		/* ... and whether they are for its switch LID */
 	bool zoneless;		/* some switch has no zone (bridges) */
+	bool rails;		/* rail isolation: avoid other rails' leaves */
 	uint32_t *swp_off, *swp;	/* CSR [nsw + 1]: each switch's ports to switches */
 	uint32_t *cand_off, *cand;	/* CSR [nsw + 1]: next-hop ports under the labels */
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */

@@ -1,0 +1,156 @@
+#!/bin/sh
+# test_route.sh - `ffroute route` on every reference fabric, judged by
+# `ffroute check` on what it wrote, and `ffroute classify`.
+#
+#   1. every fabrics/*.net (small and full) and generated degraded copies
+#      (1 % and 5 % of the switch links dropped, seed 1: frame full, ff2
+#      full bridge + leaf2leaf, multiframe small, rail2/rail3 full): exit 0,
+#      no hard finding, no credit loop of any kind (credit_loop and
+#      credit_loop_switch both 0), no unreachable destination, no
+#      non-minimal route inside a zone, switch LIDs routed;
+#   2. healthy fabrics: per-class up-link spread <= 1 on every leaf
+#      (compute, storage, other); shift permutations contention-free (max
+#      load 1) per zone on ff2 and multiframe, per rail on rail2/rail3, and
+#      on the rail-only subnets; the frames' shifts at most 2 (792 compute
+#      HCAs on 20 spines, 30 on 4: N is not a multiple of the spine count,
+#      and no D-mod-K routing can then do better, see ffroute(1)); two VLs
+#      on ff2/multiframe; rail violations 0;
+#   3. determinism: routing the same fabric twice writes identical bytes;
+#   4. classify: levels, zones, rails and the verdict of known fabrics
+#      (JSON), a real third-party fabric included;
+#   5. usage errors exit 2; a two-zone fabric with --vl-limit 1 is refused
+#      (exit 1: the verification finds the credit loop) and nothing is
+#      written.
+# Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
+
+: "${FFROUTE:?FFROUTE not set}"
+: "${top_srcdir:?top_srcdir not set}"
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not installed"; exit 77; }
+
+FAB=$top_srcdir/fabrics
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-route.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+
+failed=0
+ntests=0
+ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
+not_ok() {
+	ntests=$((ntests + 1)); failed=$((failed + 1))
+	echo "not ok $ntests - $1"
+	shift
+	for f in "$@"; do [ -f "$f" ] && { echo "--- $f"; head -30 "$f"; }; done
+}
+
+# expect NAME JQ-EXPR: the check JSON of NAME satisfies EXPR
+expect() {
+	if jq -e "$2" "$TMP/$1.json" >/dev/null 2>&1; then ok "$1: $2"; else
+		not_ok "$1: $2 (got $(jq -c "$3" "$TMP/$1.json" 2>/dev/null))" "$TMP/$1.err"; fi
+}
+
+# route NAME NETFILE: route into $TMP/NAME, check into $TMP/NAME.json
+route() {
+	if "$FFROUTE" route "$2" -o "$TMP/$1" --check --json >"$TMP/$1.json" 2>"$TMP/$1.err"; then
+		ok "route + check $1"
+	else
+		not_ok "route + check $1 (exit $?)" "$TMP/$1.err" "$TMP/$1.json"
+		return 1
+	fi
+	expect "$1" '.hard_findings == 0' '.hard_findings'
+	expect "$1" '[.findings.unreachable.count, .findings.loop.count, .findings.blackhole.count,
+		.findings.switch_lid.count, .findings.credit_loop.count,
+		.findings.credit_loop_switch.count, .findings.rail_mix.count,
+		.findings.rail_leave.count, .findings.cross_zone_link.count,
+		.findings.storage_cross_zone.count] | add == 0' '.findings'
+	expect "$1" '.metrics | to_entries | map(select(.key | test("^nonminimal_routes_zone")))
+		| map(.value) | add // 0 | . == 0' '.metrics.nonminimal_routes'
+}
+
+# ---- 1 + 2: reference fabrics ---------------------------------------------
+for net in "$FAB"/*.net; do
+	name=$(basename "$net" .net)
+	route "$name" "$net" || continue
+	case $name in *degraded*) continue ;; esac
+	expect "$name" '[.metrics.uplink_spread_compute, .metrics.uplink_spread_storage,
+		.metrics.uplink_spread_other] | max <= 1' \
+		'[.metrics.uplink_spread_compute,.metrics.uplink_spread_storage,.metrics.uplink_spread_other]'
+	case $name in
+	ff2-*|multiframe-*)
+		expect "$name" '[.metrics | to_entries[] | select(.key | test("^shift_zone[0-9]+_max$"))
+			| .value] | max == 1' '.metrics.shift_zone0_max'
+		expect "$name" '.metrics.vl0_routes > 0 and .metrics.vl1_routes > 0' \
+			'[.metrics.vl0_routes, .metrics.vl1_routes]' ;;
+	rail2-*|rail3-*)
+		expect "$name" '.metrics.shift_rail_max == 1' '.metrics.shift_rail_max' ;;
+	railonly-*)
+		expect "$name" '.metrics.shift_max == 1' '.metrics.shift_max' ;;
+	frame-*)
+		expect "$name" '.metrics.shift_max <= 2 and .metrics.shift_lb_max == 1' \
+			'[.metrics.shift_max, .metrics.shift_lb_max]' ;;
+	esac
+done
+
+# degraded copies, generated (seeded) on the fly
+gen() {
+	name=$1
+	shift
+	if "$FFROUTE" fabric "$@" -o "$TMP/$name.net" 2>"$TMP/$name.gen.err"; then
+		route "$name" "$TMP/$name.net"
+	else
+		not_ok "generate $name" "$TMP/$name.gen.err"
+	fi
+}
+for p in 0.01 0.05; do
+	gen "frame-full-d$p" frame --size full --drop-links $p --seed 1
+	gen "ff2-l2l-full-d$p" ff2 --style leaf2leaf --size full --drop-links $p --seed 1
+	gen "multiframe-small-d$p" multiframe --size small --drop-links $p --seed 1
+	gen "rail2-full-d$p" rail --style rail2 --size full --drop-links $p --seed 1
+	gen "rail3-full-d$p" rail --style rail3 --size full --drop-links $p --seed 1
+done
+
+# ---- 3. determinism ---------------------------------------------------------
+for f in ff2-bridge-full-degraded5 rail3-small; do
+	"$FFROUTE" route "$FAB/$f.net" -o "$TMP/again-$f" -q 2>/dev/null
+	if diff -r "$TMP/$f" "$TMP/again-$f" >/dev/null 2>&1; then
+		ok "$f: the same bytes twice"
+	else
+		not_ok "$f: routing twice differs"
+	fi
+done
+for f in ffroute.sl opensm-sl2vl.dump opensm-lfts.dump ffroute.ibroute fabric.topo; do
+	[ -s "$TMP/ff2-bridge-full/$f" ] && ok "ff2-bridge-full wrote $f" ||
+		not_ok "ff2-bridge-full did not write $f"
+done
+
+# ---- 4. classify --------------------------------------------------------------
+cj() {	# cj FABRIC JQ-EXPR
+	if "$FFROUTE" classify --json "$1" >"$TMP/c.json" 2>"$TMP/c.err" &&
+	   jq -e "$2" "$TMP/c.json" >/dev/null; then ok "classify $(basename "$1"): $2"; else
+		not_ok "classify $(basename "$1"): $2" "$TMP/c.json" "$TMP/c.err"; fi
+}
+cj "$FAB/ff2-bridge-full.net" '.zones == 2 and .zoneless_switches == 2 and .levels["1"] == 80
+	and .roles.storage == 360 and .routable'
+cj "$FAB/rail3-full.net" '.zones == 1 and .rails == 8 and .levels["3"] == 40'
+cj "$FAB/rail2-full.net" '.zones == 1 and .rails == 8'
+cj "$FAB/multiframe-director-full.net" '.zones == 4 and .zoneless_switches == 0'
+cj "$FAB/frame-director-full.net" '.zones == 1 and .rails == 0 and .roles.mgmt == 8'
+cj "$top_srcdir/tests/data/real/ufm_sdk_3.0__selene.storage.txt" '.routable and .switches == 160'
+
+# ---- 5. usage -------------------------------------------------------------------
+"$FFROUTE" route "$FAB/frame-director-small.net" >/dev/null 2>&1
+[ $? -eq 2 ] && ok "route without -o: exit 2" || not_ok "route without -o: not exit 2"
+"$FFROUTE" route "$FAB/frame-director-small.net" -o "$TMP/x" --vl-limit 0 >/dev/null 2>&1
+[ $? -eq 2 ] && ok "route --vl-limit 0: exit 2" || not_ok "route --vl-limit 0: not exit 2"
+"$FFROUTE" route "$TMP/nonexistent.net" -o "$TMP/x" >/dev/null 2>&1
+[ $? -eq 2 ] && ok "route of a missing file: exit 2" || not_ok "missing file: not exit 2"
+# one VL allowed on a two-zone fabric: refused (cross-zone routes need two), nothing written
+"$FFROUTE" route "$FAB/ff2-bridge-small.net" -o "$TMP/onevl" --vl-limit 1 >/dev/null 2>"$TMP/onevl.err"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$TMP/onevl/opensm-lfts.dump" ] && grep -q "credit_loop" "$TMP/onevl.err"; then
+	ok "ff2 with --vl-limit 1: refused (credit loop), nothing written"
+else
+	not_ok "ff2 with --vl-limit 1: exit $rc" "$TMP/onevl.err"
+fi
+
+echo "1..$ntests"
+[ "$failed" -eq 0 ]
