@@ -7,6 +7,12 @@
  *   # comments
  *   groups <G>                    number of source groups, first
  *   node 0x<node GUID> <g>        the source group of a node (every node)
+ *   lid <lid> 0x<port GUID> <k>   the port that LID was given to (LMC
+ *                                 offset k): a reader remaps the LIDs of
+ *                                 the sl lines to that port's current LIDs,
+ *                                 so the dump stays valid when an SM
+ *                                 assigns other LIDs (as OpenSM's file
+ *                                 engine remaps opensm-lfts.dump)
  *   sl <g> <lid>[-<lid>] <SL>     the SL of the path from group g to these
  *                                 LIDs (runs of equal SL; unlisted = 0)
  * A packet from a CA takes its CA's group; a switch's own packets its
@@ -43,6 +49,13 @@ int sl_write(const struct topo *t, const uint8_t *sl, const uint32_t *group, uin
 		    "groups %u\n", ngroups);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		fprintf(fp, "node 0x%016" PRIx64 " %u\n", t->node_guid[n], group[n]);
+	for (uint32_t lid = 1; lid < nlids; lid++) {
+		uint32_t p = t->lid_port[lid];
+
+		if (p != TOPO_NONE && t->port_guid[p])
+			fprintf(fp, "lid %u 0x%016" PRIx64 " %u\n", lid, t->port_guid[p],
+				lid - t->port_lid[p]);
+	}
 	for (uint32_t g = 0; g < ngroups; g++)
 		for (uint32_t a = 1, b; a < nlids; a = b) {
 			uint8_t v = sl[(size_t)g * nlids + a];
@@ -113,7 +126,36 @@ struct sl_ctx {
 	uint8_t *sl;
 	uint32_t *group;
 	uint8_t *seen;
+	uint32_t *map;		/* [TOPO_MAX_UCAST_LID + 1]: dump LID -> current LID, 0 none */
+	bool mapped;		/* "lid" lines were given */
 };
+
+/* "lid <lid> 0x<port GUID> <k>": where the dump's LID now is. */
+static void sl_lid(struct text_reader *rd, struct scan *s, struct sl_ctx *x)
+{
+	uint64_t lid, guid, k;
+	uint32_t p;
+	unsigned col;
+
+	if (!text_get_num(rd, s, 10, TOPO_MAX_UCAST_LID, "a LID", &lid))
+		return;
+	scan_ws(s);
+	col = scan_col(s);
+	if (!text_get_num(rd, s, 16, UINT64_MAX, "a port GUID", &guid) ||
+	    !text_get_num(rd, s, 10, 127, "an LMC offset", &k))
+		return;
+	x->mapped = true;
+	p = topo_find_port_guid(x->t, guid);
+	if (p == TOPO_NONE || !x->t->port_lid[p]) {
+		text_warn(rd, col, "port 0x%016" PRIx64 " is not in the fabric or has no LID", guid);
+		return;
+	}
+	if (k >= (1u << x->t->port_lmc[p])) {
+		text_warn(rd, col, "LMC offset %" PRIu64 " beyond the port's LMC", k);
+		return;
+	}
+	x->map[lid] = x->t->port_lid[p] + (uint32_t)k;
+}
 
 static void sl_node(struct text_reader *rd, struct scan *s, struct sl_ctx *x)
 {
@@ -152,8 +194,12 @@ static void sl_run(struct text_reader *rd, struct scan *s, struct sl_ctx *x)
 	}
 	if (!text_get_num(rd, s, 10, 15, "an SL (0..15)", &v))
 		return;
-	for (uint64_t l = a; l <= b && l < x->nlids; l++)
-		x->sl[(size_t)g * x->nlids + l] = (uint8_t)v;
+	for (uint64_t l = a; l <= b; l++) {
+		uint32_t cur = x->mapped ? x->map[l] : (uint32_t)l;
+
+		if (cur && cur < x->nlids)
+			x->sl[(size_t)g * x->nlids + cur] = (uint8_t)v;
+	}
 }
 
 static bool sl_line(struct text_reader *rd, struct sl_ctx *x)
@@ -178,6 +224,8 @@ static bool sl_line(struct text_reader *rd, struct sl_ctx *x)
 			return false;
 	} else if (scan_lit(&s, "node ")) {
 		sl_node(rd, &s, x);
+	} else if (scan_lit(&s, "lid ")) {
+		sl_lid(rd, &s, x);
 	} else if (scan_lit(&s, "sl ")) {
 		sl_run(rd, &s, x);
 	} else {
@@ -199,9 +247,11 @@ int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t
 
 	x.group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	x.seen = calloc((size_t)t->nnodes + 1, 1);
-	if (!x.group || !x.seen) {
+	x.map = calloc(TOPO_MAX_UCAST_LID + 1, sizeof(uint32_t));
+	if (!x.group || !x.seen || !x.map) {
 		free(x.group);
 		free(x.seen);
+		free(x.map);
 		return -ENOMEM;
 	}
 	text_init(&rd, buf, len, fname, dl);
@@ -214,6 +264,7 @@ int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t
 		rc = -ENOMEM;
 	text_fini(&rd);
 	free(x.seen);
+	free(x.map);
 	if (!rc && dl->nerrors != nerr0)
 		rc = -EINVAL;
 	if (rc) {
