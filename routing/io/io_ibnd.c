@@ -33,7 +33,8 @@
  * opening quote to the LAST quote on the line (nothing after a description
  * holds a quote), so '#' and even '"' inside descriptions survive, as do
  * trailing spaces.  Also tolerated: CRLF and bare CR (text.c), stray lines
- * before the first record (a warning), "lid 65535" (unassigned), the -g
+ * before the first record and after the last (warnings: captured terminal
+ * logs), "lid 65535" (unassigned), the -g
  * section titles ("Non-Chassis Nodes", "Chassis N (guid 0x...)",
  * "Hostname: ..."), "[ext N]" labels, and whatever -f/-g append after the
  * width/speed token (" s=4 w=2 v=3", " slot 3", " (scp)").  An unknown
@@ -88,6 +89,8 @@ struct ibnd_parser {
 	int node;			/* builder handle of the current record */
 	uint8_t type;
 	unsigned nports;
+	unsigned pend_line, pend_col;	/* an unknown line after the records */
+	char pend_word[32];
 };
 
 struct attr_kw {
@@ -569,11 +572,23 @@ static bool section_title(struct scan *s)
 	return isdigit((unsigned char)*t.p);
 }
 
+/*
+ * An unknown line after the records is an error only if a record follows
+ * it; text after the last record (a shell prompt in a captured terminal
+ * log) gets a warning at the end (ibnd_read).
+ */
+static void flush_pending(struct ibnd_parser *ps)
+{
+	if (!ps->pend_line)
+		return;
+	diag_add(ps->r.dl, DIAG_ERROR, ps->r.fname, ps->pend_line, ps->pend_col,
+		 "unknown record type \"%s\"", ps->pend_word);
+	ps->pend_line = 0;
+}
+
 static void parse_line(struct ibnd_parser *ps)
 {
 	struct scan s;
-	char word[32];
-	unsigned col;
 	uint8_t type;
 
 	scan_init(&s, ps->r.line);
@@ -584,6 +599,15 @@ static void parse_line(struct ibnd_parser *ps)
 	}
 	if (*s.p == '#')
 		return;
+	if (ps->pend_line || !ps->seen_record) {
+		struct scan k = s;
+
+		if (*k.p == '[' || header_type(&k) || (k = s, section_title(&k)))
+			flush_pending(ps);
+		for (unsigned i = 0; ps->pend_line && i < sizeof(attr_kws) / sizeof(attr_kws[0]); i++)
+			if (!strncmp(s.p, attr_kws[i].kw, strlen(attr_kws[i].kw)))
+				flush_pending(ps);
+	}
 	if (*s.p == '[') {
 		parse_port(ps, &s);
 		return;
@@ -607,9 +631,11 @@ static void parse_line(struct ibnd_parser *ps)
 		text_warn(&ps->r, scan_col(&s), "ignoring text before the first node record");
 		return;
 	}
-	col = scan_col(&s);
-	scan_word(&s, "\"#[", word, sizeof(word));
-	text_fail(&ps->r, col, "unknown record type \"%s\"", word);
+	if (!ps->pend_line) {
+		ps->pend_line = ps->r.lineno;
+		ps->pend_col = scan_col(&s);
+		scan_word(&s, "\"#[", ps->pend_word, sizeof(ps->pend_word));
+	}
 	ps->state = REC_SKIP;
 	memset(&ps->a, 0, sizeof(ps->a));	/* they belonged to this record */
 }
@@ -633,6 +659,9 @@ struct topo *ibnd_read(const char *buf, size_t len, const char *fname, struct di
 	}
 	while (text_next(&ps.r))
 		parse_line(&ps);
+	if (ps.pend_line)
+		diag_add(dl, DIAG_WARNING, ps.r.fname, ps.pend_line, ps.pend_col,
+			 "ignoring text after the last node record (\"%s\")", ps.pend_word);
 	if (ps.a.have && !ps.r.failed && !diag_full(dl)) {
 		unsigned first = UINT32_MAX;
 

@@ -77,6 +77,7 @@ struct pparser {
 	char *strs;
 	uint32_t nstrs, capstrs;
 	bool seen_record, oom;
+	unsigned pend_line, pend_col;	/* an unknown line after port lines */
 };
 
 static bool grow(struct pparser *ps, void **v, uint32_t *cap, uint32_t need, size_t elem)
@@ -258,17 +259,26 @@ static void read_lines(struct pparser *ps)
 		if (scan_eol(&s) || *s.p == '#')
 			continue;
 		if (!scan_lit(&s, "CA") && !scan_lit(&s, "SW") && !scan_lit(&s, "RT")) {
-			if (ps->seen_record)
-				text_fail(&ps->r, scan_col(&s), "expected CA, SW or RT");
-			else
+			if (ps->seen_record && !ps->pend_line) {	/* error if a port line follows */
+				ps->pend_line = ps->r.lineno;
+				ps->pend_col = scan_col(&s);
+			} else if (!ps->seen_record) {
 				text_warn(&ps->r, scan_col(&s),
 					  "ignoring text before the first port line");
+			}
 			continue;
 		}
+		if (ps->pend_line)
+			diag_add(ps->r.dl, DIAG_ERROR, ps->r.fname, ps->pend_line, ps->pend_col,
+				 "expected CA, SW or RT");
+		ps->pend_line = 0;
 		ps->seen_record = true;
 		scan_init(&s, ps->r.line);
 		parse_line(ps, &s);
 	}
+	if (ps->pend_line)	/* a shell prompt after a captured listing */
+		diag_add(ps->r.dl, DIAG_WARNING, ps->r.fname, ps->pend_line, ps->pend_col,
+			 "ignoring text after the last port line");
 }
 
 /* ---- nodes and links ------------------------------------------------------ */

@@ -152,5 +152,26 @@ else
 	not_ok "ff2 with --vl-limit 1: exit $rc" "$TMP/onevl.err"
 fi
 
+# ---- 6. captured terminal logs: a prompt after the last record warns ------------
+TINY=$top_srcdir/tests/data/cli/tiny.topo
+{ cat "$TINY"; printf 'root@head:~# \n'; } >"$TMP/prompt.topo"
+n=$(wc -l <"$TMP/prompt.topo")
+if "$FFROUTE" info "$TMP/prompt.topo" >/dev/null 2>"$TMP/prompt.err" &&
+   grep -q "prompt.topo:$n:1: warning: ignoring text after the last node record" "$TMP/prompt.err"; then
+	ok "text after the last record: a warning at its line, exit 0"
+else
+	not_ok "text after the last record" "$TMP/prompt.err"
+fi
+{ printf 'root@head:~# ibnetdiscover\n'; cat "$TINY"; } >"$TMP/banner.topo"
+"$FFROUTE" info "$TMP/banner.topo" >/dev/null 2>"$TMP/banner.err" &&
+	grep -q "banner.topo:1:1: warning: ignoring text before the first node record" "$TMP/banner.err" &&
+	ok "text before the first record: a warning" || not_ok "text before the first record" "$TMP/banner.err"
+awk '/^(Switch|Ca)/ { rec = 1 } rec && !done && /^$/ { print "garbage in the middle"; done = 1 } { print }' \
+	"$TINY" >"$TMP/middle.topo"
+"$FFROUTE" info "$TMP/middle.topo" >/dev/null 2>"$TMP/middle.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'error: unknown record type "garbage"' "$TMP/middle.err" &&
+	ok "unknown text between records: an error, exit 2" || not_ok "text in the middle (exit $rc)" "$TMP/middle.err"
+
 echo "1..$ntests"
 [ "$failed" -eq 0 ]

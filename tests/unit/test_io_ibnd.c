@@ -858,7 +858,8 @@ static void test_ports_bad(void **state)
 			   "p.txt:1:6: error: port 255 out of range (1..254)");
 	expect_ports_error("SW 70000 2 0x10 4x EDR 'a'\n",
 			   "p.txt:1:4: error: LID too large (max 65535)");
-	expect_ports_error("SW 1 2 0x10 4x EDR 'a'\nXX 1 2 0x10 4x EDR 'a'\n",
+	expect_ports_error("SW 1 2 0x10 4x EDR 'a'\nXX 1 2 0x10 4x EDR 'a'\n"
+			   "SW 1 3 0x10 4x EDR 'a'\n",
 			   "p.txt:2:1: error: expected CA, SW or RT");
 	expect_ports_error("SW 1 2 0x10 4x EDR - CA 3 1 0x20 'a' - 'b'\n",
 			   "p.txt:1:34: error: expected '('");
