@@ -29,6 +29,11 @@
  *                         through (a zone's entry leaf) are not the leaf's
  *                         choice and are left out; 0 is perfect, 1 is the
  *                         +-1 of DESIGN.md
+ *   xzone_link_routes_max, _mean, _max_over_mean   (two zones or more) the
+ *                         routes on the inter-zone channels (both
+ *                         directions of every link joining two zones or a
+ *                         zone and a zone-less switch): how evenly routes
+ *                         between zones are spread over those links
  *   downlink_spread_<c>   the largest, over leaves, of max - min over the
  *                         down-links into the leaf (from higher-level
  *                         switches of its zone) of the destination LIDs of
@@ -157,6 +162,26 @@ static uint32_t downlink_spread(const struct topo *t, const struct cls *c, const
 	return worst;
 }
 
+static int xzone_stats(const struct topo *t, const struct cls *c, struct chk_report *r)
+{
+	uint32_t mx = 0, n = 0;
+	uint64_t sum = 0;
+	double mean;
+	int rc;
+
+	for (uint32_t p = 0; p < t->nports; p++)
+		if (sw2sw(t, p) && c->interzone[p]) {
+			n++;
+			sum += r->ch_routes[p];
+			mx = r->ch_routes[p] > mx ? r->ch_routes[p] : mx;
+		}
+	mean = n ? (double)sum / n : 0;
+	if ((rc = chk_metric_set(r, "xzone_link_routes_max", mx)) ||
+	    (rc = chk_metric_set(r, "xzone_link_routes_mean", mean)))
+		return rc;
+	return chk_metric_set(r, "xzone_link_routes_max_over_mean", mean > 0 ? mx / mean : 0);
+}
+
 static int balance_metrics(const struct topo *t, const struct lft *l, const struct cls *c,
 			   struct chk_report *r)
 {
@@ -172,6 +197,8 @@ static int balance_metrics(const struct topo *t, const struct lft *l, const stru
 		snprintf(name, sizeof(name), "uplink_spread_%s", tc_names[k]);
 		rc = chk_metric_set(r, name, uplink_spread(t, l, c, (int)k, cnt));
 	}
+	if (!rc && c->nzones >= 2)
+		rc = xzone_stats(t, c, r);
 	for (unsigned k = 0; k < CLS_TC_COUNT && !rc; k++) {
 		snprintf(name, sizeof(name), "downlink_spread_%s", tc_names[k]);
 		rc = chk_metric_set(r, name, downlink_spread(t, c, r->ch_dests_tc[k]));

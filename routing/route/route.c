@@ -154,7 +154,9 @@ static int switch_ports(struct rt *r)
 	r->cand_off = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
 	r->cand = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	r->peer = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
-	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->peer)
+	r->order = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
+	r->sub = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
+	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->peer || !r->order || !r->sub)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->peer[p] = rt_peer(r, p);
@@ -215,6 +217,8 @@ static void rt_free(struct rt *r)
 	free(r->cand_off);
 	free(r->cand);
 	free(r->peer);
+	free(r->order);
+	free(r->sub);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
 		free(r->dsg[k]);

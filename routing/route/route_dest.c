@@ -370,7 +370,9 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * nearest to the designated path; for an up move, whether @w is the
  * D-mod-K target of the destination's digit at @s's level (its substitute
  * when @s lost the link: route_pos.c); the fewest routes of the class on
- * the port group (all parallel links to that peer); among parallel links
+ * the port group (all parallel links to that peer; above the leaves every
+ * route counts the switches whose routes pass through @s, as switches are
+ * routed farthest first); among parallel links
  * the rotation by the digit of the link's level, which spreads
  * consecutive destinations over them the same way at both ends; last the
  * rotation among all candidates by rank.
@@ -456,15 +458,36 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16
 		if (best == TOPO_NONE || ckey_less(&k, &bk))
 			best = p, bk = k;
 	}
-	r->load[dst->tc][r->c->group[best]]++;
+	/* above the leaves, count the routes passing through s too (inter-zone
+	 * balance); a leaf balances its own routes (per-class up-link balance) */
+	r->load[dst->tc][r->c->group[best]] += lv == 1 ? 1 : r->sub[s];
 	r->pload[dst->tc][best]++;
 	return (uint8_t)topo_port_num(t, best);
 }
 
-/* Every switch's next-hop ports under the current labels (once per attach switch). */
+/*
+ * Every switch's next-hop ports under the current labels, and the
+ * labelled switches by decreasing distance (once per attach switch).
+ */
 static void candidates(struct rt *r)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, cnt[RT_MAXD + 2] = { 0 };
+
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->mode[s] != RM_NONE)
+			cnt[RT_MAXD - r->dist[s]]++;
+	for (uint32_t d = 0, pos = 0; d <= RT_MAXD; d++) {
+		uint32_t k = cnt[d];
+
+		cnt[d] = pos;
+		pos += k;
+	}
+	r->norder = 0;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		if (r->mode[s] != RM_NONE) {
+			r->order[cnt[RT_MAXD - r->dist[s]]++] = s;
+			r->norder++;
+		}
 
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		r->cand_off[s] = n;
@@ -489,7 +512,10 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		r->lab_attach = dst->attach;
 		r->lab_swlid = !dst->port;
 	}
-	for (uint32_t s = 0; s < r->nsw; s++) {
+	for (uint32_t i = 0; i < r->norder; i++)
+		r->sub[r->order[i]] = 1;
+	for (uint32_t i = 0; i < r->norder; i++) {	/* farthest first: weights known */
+		uint32_t s = r->order[i];
 		uint8_t e;
 
 		switch ((enum rt_mode)r->mode[s]) {
@@ -500,6 +526,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			break;
 		default:
 			e = choose(r, s, dst, z);
+			if (e != LFT_NONE && r->peer[topo_port(r->t, rt_node(r, s), e)] != TOPO_NONE)
+				r->sub[r->peer[topo_port(r->t, rt_node(r, s), e)]] += r->sub[s];
 			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
 				struct route_out *o = r->out;
 

@@ -77,6 +77,8 @@ struct rt {
 	uint32_t *swp_off, *swp;	/* CSR [nsw + 1]: each switch's ports to switches */
 	uint32_t *cand_off, *cand;	/* CSR [nsw + 1]: next-hop ports under the labels */
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
+	uint32_t *order, norder;	/* labelled switches by decreasing distance */
+	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */
 };
 
 static inline uint32_t rt_node(const struct rt *r, uint32_t s)
