@@ -7,13 +7,41 @@ build=$(cd "${1:-$top/build}" && pwd)
 out=$top/bench/results.md
 work=$(mktemp -d "${TMPDIR:-/tmp}/ffr-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-make -C "$build" -s bench/bench_load bench/bench_gen bench/bench_check >/dev/null
+make -C "$build" -s bench/bench_load bench/bench_gen bench/bench_check bench/bench_route >/dev/null
 b=$build/bench/bench_load
 gen=$("$b" gen "$work/big.ibnd")
 load=$("$b" load "$work/big.ibnd" 9)
 size=$(du -k "$work/big.ibnd" | cut -f1)
 gen_ff2=$("$build/bench/bench_gen" 9)
 check_ff2=$("$build/bench/bench_check" 9)
+route_ff2=$("$build/bench/bench_route" ff2 9)
+route_700=$("$build/bench/bench_route" ft3-700 3)
+route_16k=$("$build/bench/bench_route" ft3-16k 1)
+ff=$build/tools/ffroute
+# routing quality: ffroute route --check on the reference fabrics (+ generated degraded frames)
+"$ff" fabric frame --size full --drop-links 0.01 --seed 1 -o "$work/frame-full-degraded1.net" 2>/dev/null
+"$ff" fabric frame --size full --drop-links 0.05 --seed 1 -o "$work/frame-full-degraded5.net" 2>/dev/null
+quality=$(
+	echo "| fabric | hard | credit loops (CA / switch) | VLs | non-minimal in zones | up-link spread c/s/o | shift max (LB) | shift mean (LB mean) | per zone / rail shift max | inter-zone max/mean | EBB |"
+	echo "|---|---:|---|---:|---:|---|---|---|---|---:|---:|"
+	for net in "$top"/fabrics/frame-director-full.net "$work"/frame-full-degraded1.net \
+		"$work"/frame-full-degraded5.net "$top"/fabrics/ff2-*-full*.net \
+		"$top"/fabrics/multiframe-director-full.net "$top"/fabrics/rail2-full.net \
+		"$top"/fabrics/rail3-full.net "$top"/fabrics/railonly-full.rail0.net; do
+		n=$(basename "$net" .net)
+		"$ff" route "$net" -o "$work/$n" -q --check --json >"$work/$n.json" 2>/dev/null
+		jq -r --arg n "$n" '.metrics as $m | [$n, .hard_findings,
+			"\(.findings.credit_loop.count) / \(.findings.credit_loop_switch.count)",
+			(if $m.vl1_routes then 2 else 1 end),
+			([$m | to_entries[] | select(.key | test("^nonminimal_routes_zone")) | .value] | add // 0),
+			"\($m.uplink_spread_compute)/\($m.uplink_spread_storage)/\($m.uplink_spread_other)",
+			"\($m.shift_max) (\($m.shift_lb_max))",
+			"\($m.shift_mean * 1000 | round / 1000) (\($m.shift_lb_mean * 1000 | round / 1000))",
+			(if $m.shift_zone0_max then ([$m | to_entries[] | select(.key | test("^shift_zone[0-9]+_max$")) | .value] | max | tostring) + " (zones)"
+			 elif $m.shift_rail_max then "\($m.shift_rail_max) (rails)" else "-" end),
+			(if $m.xzone_link_routes_max_over_mean then ($m.xzone_link_routes_max_over_mean * 1000 | round / 1000 | tostring) else "-" end),
+			($m.ebb * 1000 | round / 1000)] | "| " + (map(tostring) | join(" | ")) + " |"' "$work/$n.json"
+	done)
 {
 	echo "# ffroute benchmarks"
 	echo
@@ -34,5 +62,15 @@ check_ff2=$("$build/bench/bench_check" 9)
 	echo "Routed min-hop D-mod-K by tests/unit/route_util.h; timed: classify, findings, metrics."
 	echo
 	echo "$check_ff2" | sed 's/^/- /'
+	echo
+	echo "## Route: classify + route + verify (issue 7 bars: ff2 <= 50 ms, 700-switch 3-level <= 1 s, 16k endpoints <= 2 s; memory <= 3 x LFT + topology)"
+	echo
+	echo "- $route_ff2"
+	echo "- $route_700"
+	echo "- $route_16k"
+	echo
+	echo "## Routing quality (ffroute route --check; seeds 1; all shifts up to 1024 HCAs, else 64 sampled)"
+	echo
+	echo "$quality"
 } >"$out"
 cat "$out"

@@ -8,7 +8,7 @@ set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 PKGS="build-essential autoconf automake libtool pkg-config \
  libcmocka-dev libibumad-dev libibmad-dev libibnetdisc-dev libibverbs-dev \
- opensm libopensm-dev ibsim-utils infiniband-diags clang valgrind"
+ opensm libopensm-dev ibsim-utils infiniband-diags clang valgrind jq chromium"
 
 deps() {
 	missing=
