@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * test_route.c - the classification (routing/class/) and the engine
+ * (routing/route/) on generated fabrics with known answers:
+ *   ff2 small: 2 zones, 2 zone-less bridges, 12 storage HCAs (dual-homed);
+ *     route_run verifies, 2 VLs, every (switch, LID) routed, SL 0 inside a
+ *     zone and 1 + zone across, identical tables twice; one VL refused
+ *     with no tables left;
+ *   rail3 small: one zone (rail pods merged), 8 rails;
+ *   frame small with a SHARP node on every switch: levels unchanged;
+ *   frame small without one spine: still routed and verified;
+ *   override file: a regex role and a level.
+ */
+#include "unit.h"
+
+#include <ffroute/class.h>
+#include <ffroute/gen.h>
+#include <ffroute/route.h>
+
+static struct topo *gen(enum gen_family f, enum gen_style st, bool sharp, unsigned drop_sw)
+{
+	struct gen_opts go;
+	struct diag_list dl;
+	struct topo *t;
+
+	gen_opts_init(&go, f);
+	go.style = st;
+	go.sharp = sharp;
+	go.drop_switches = drop_sw;
+	diag_init(&dl, 0);
+	t = gen_fabric(&go, &dl);
+	diag_free(&dl);
+	assert_non_null(t);
+	assert_int_equal(topo_assign_lids(t, 0), 0);
+	return t;
+}
+
+static unsigned count_level(const struct topo *t, const struct cls *c, unsigned lv)
+{
+	unsigned n = 0;
+
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		n += topo_is_switch(t, i) && c->level[i] == lv;
+	return n;
+}
+
+/* Node of the first CA whose description starts with @prefix. */
+static uint32_t ca_named(const struct topo *t, const char *prefix)
+{
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		if (!topo_is_switch(t, i) && !strncmp(t->node_desc[i], prefix, strlen(prefix)))
+			return i;
+	fail_msg("no CA %s", prefix);
+	return TOPO_NONE;
+}
+
+static void test_ff2(void **state)
+{
+	struct topo *t = gen(GEN_FF2, GEN_STYLE_BRIDGE, false, 0);
+	struct route_out a, b;
+	struct route_opts o;
+	struct cls c;
+	unsigned storage = 0, zoneless = 0;
+	uint32_t c0, c1;
+
+	(void)state;
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(c.nzones, 2);
+	assert_int_equal(c.nreasons, 0);
+	for (uint32_t i = 0; i < t->nnodes; i++) {
+		storage += c.role[i] == CLS_ROLE_STORAGE;
+		zoneless += topo_is_switch(t, i) && c.zone[i] < 0;
+	}
+	assert_int_equal(storage, 12);
+	assert_int_equal(zoneless, 2);
+	route_opts_init(&o);
+	assert_int_equal(route_run(t, &c, &o, &a), 0);
+	assert_int_equal(a.nvls, 2);
+	assert_int_equal(a.hard_findings, 0);
+	assert_int_equal(a.routes, (uint64_t)t->nswitches * t->max_lid);
+	c0 = ca_named(t, "cn0001");
+	c1 = ca_named(t, "cn0021");	/* compute of zone 1 (zone 0: cn0001..cn0020) */
+	assert_int_equal(c.zone[c0], 0);
+	assert_int_equal(c.zone[c1], 1);
+	assert_int_equal(route_sl(&a, c0, t->port_lid[topo_port(t, c1, 1)]), 2);
+	assert_int_equal(route_sl(&a, c1, t->port_lid[topo_port(t, c0, 1)]), 1);
+	assert_int_equal(route_sl(&a, c0, t->port_lid[topo_port(t, ca_named(t, "cn0002"), 1)]),
+			 0);
+	assert_int_equal(route_run(t, &c, &o, &b), 0);
+	assert_memory_equal(a.lft->port, b.lft->port, (size_t)a.lft->nsw * a.lft->nlids);
+	route_out_free(&b);
+	o.vl_limit = 1;
+	assert_int_equal(route_run(t, &c, &o, &b), -EINVAL);
+	assert_null(b.lft);
+	assert_non_null(strstr(b.err, "credit_loop"));
+	route_out_free(&a);
+	route_out_free(&b);
+	cls_free(&c);
+	topo_free(t);
+}
+
+static void test_rail3(void **state)
+{
+	struct topo *t = gen(GEN_RAIL, GEN_STYLE_RAIL3, false, 0);
+	struct route_out out;
+	struct cls c;
+
+	(void)state;
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(c.nzones, 1);		/* the 8 rail pods are not zones */
+	assert_int_equal(c.nrails, 8);
+	assert_int_equal(count_level(t, &c, 3), 8);
+	assert_int_equal(route_run(t, &c, NULL, &out), 0);
+	route_out_free(&out);
+	cls_free(&c);
+	topo_free(t);
+}
+
+static void test_frame_sharp_and_holes(void **state)
+{
+	struct topo *t = gen(GEN_FRAME, GEN_STYLE_DIRECTOR, true, 0);
+	struct route_out out;
+	struct cls c;
+
+	(void)state;
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(count_level(t, &c, 1), 8);	/* SHARP nodes make no leaves */
+	assert_int_equal(count_level(t, &c, 2), 4);
+	assert_int_equal(route_run(t, &c, NULL, &out), 0);
+	route_out_free(&out);
+	cls_free(&c);
+	topo_free(t);
+
+	t = gen(GEN_FRAME, GEN_STYLE_DIRECTOR, false, 1);
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(route_run(t, &c, NULL, &out), 0);
+	assert_int_equal(out.hard_findings, 0);
+	route_out_free(&out);
+	cls_free(&c);
+	topo_free(t);
+}
+
+static void test_overrides(void **state)
+{
+	static const char text[] = "# overrides\n/^cn0001 / storage\n/S01/ - level=7\n";
+	struct topo *t = gen(GEN_FRAME, GEN_STYLE_DIRECTOR, false, 0);
+	struct cls_overrides ov;
+	struct diag_list dl;
+	struct cls c;
+	unsigned seven = 0;
+
+	(void)state;
+	diag_init(&dl, 10);
+	assert_int_equal(cls_overrides_read(text, strlen(text), "o.txt", &ov, &dl), 0);
+	assert_int_equal(cls_classify(t, &ov, &c), 0);
+	assert_int_equal(c.role[ca_named(t, "cn0001")], CLS_ROLE_STORAGE);
+	for (uint32_t i = 0; i < t->nnodes; i++)
+		seven += c.level[i] == 7;
+	assert_int_equal(seven, 1);
+	cls_free(&c);
+	cls_overrides_free(&ov);
+	assert_int_equal(cls_overrides_read("/[/ compute\n", 12, "bad.txt", &ov, &dl), -EINVAL);
+	unit_expect_diag(&dl, "bad.txt:1:2: error: bad regular expression");
+	diag_free(&dl);
+	topo_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ff2),
+		cmocka_unit_test(test_rail3),
+		cmocka_unit_test(test_frame_sharp_and_holes),
+		cmocka_unit_test(test_overrides),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
