@@ -42,6 +42,10 @@ void chk_vlx_sort(struct chk_vlx *x)
 {
 	uint32_t m = 0;
 
+	if (!x->n) {
+		x->sorted = true;
+		return;
+	}
 	qsort(x->v, x->n, sizeof(*x->v), cmp_row);
 	for (uint32_t i = 0; i < x->n; i++)
 		if (!m || x->v[m - 1].key != x->v[i].key)
@@ -65,6 +69,8 @@ const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out)
 	struct chk_vlx_row key = { .key = (uint64_t)out << 32 | in };
 	const struct chk_vlx_row *r;
 
+	if (!x->n)
+		return NULL;
 	if (!x->sorted) {
 		for (uint32_t i = 0; i < x->n; i++)
 			if (x->v[i].key == key.key)

@@ -78,7 +78,8 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 			n = ups(r, v, r->upg, n, mark, stamp);
 		}
 	}
-	qsort(r->upg + start, n - start, sizeof(*r->upg), cmp_u32);
+	if (n > start)
+		qsort(r->upg + start, n - start, sizeof(*r->upg), cmp_u32);
 	r->upg_off[s + 1] = n;
 	return 0;
 }
@@ -154,8 +155,11 @@ uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank)
 
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)
 {
-	const uint32_t *b = r->upg + r->upg_off[s], *hit;
+	const uint32_t *b, *hit;
 
+	if (r->upg_off[s + 1] == r->upg_off[s])
+		return TOPO_NONE;
+	b = r->upg + r->upg_off[s];
 	hit = bsearch(&w, b, r->upg_off[s + 1] - r->upg_off[s], sizeof(*b), cmp_u32);
 	return hit ? (uint32_t)(hit - b) : TOPO_NONE;
 }
