@@ -219,6 +219,7 @@ static void rt_free(struct rt *r)
 	free(r->peer);
 	free(r->order);
 	free(r->sub);
+	free(r->turn_bits);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
 		free(r->dsg[k]);

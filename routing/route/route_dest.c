@@ -309,30 +309,26 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		r->pref_stamp[r->desig[i]] = r->stamp;
 		r->pref[r->desig[i]] = 0;
 	}
+	for (unsigned i = 1; i < r->ndesig; i++)	/* just below it: 1 */
+		for (uint32_t j = r->swp_off[r->desig[i]]; j < r->swp_off[r->desig[i] + 1]; j++) {
+			uint32_t p = r->swp[j], v = r->peer[p];
+
+			if (r->c->dir[p] == CLS_DIR_DOWN && r->pref_stamp[v] != r->stamp) {
+				r->pref_stamp[v] = r->stamp;
+				r->pref[v] = 1;
+			}
+		}
 }
 
-/* Hops up from switch @w to the designated path inside zone @z (RT_INF: none). */
-static unsigned pref(struct rt *r, uint32_t w, int16_t z, unsigned depth)
+/*
+ * Hops up from switch @w to the designated path: 0 on it, 1 below one of
+ * its switches (designate() marks both), else RT_INF.  Two levels are what
+ * a 3-level tree needs (a leaf of another pod picks the aggregation switch
+ * under the designated core); deeper trees fall back to the other keys.
+ */
+static inline unsigned pref(const struct rt *r, uint32_t w)
 {
-	unsigned m = RT_INF;
-
-	if (r->pref_stamp[w] == r->stamp)	/* designated switches are preset to 0 */
-		return r->pref[w];
-	if (rt_zone(r, w) == z && depth < RT_MAXDESIG &&
-	    r->c->level[rt_node(r, w)] < r->c->level[rt_node(r, r->desig[r->ndesig - 1])])
-		for (uint32_t i = r->swp_off[w]; i < r->swp_off[w + 1]; i++) {
-			uint32_t p = r->swp[i];
-			unsigned px;
-
-			if (r->c->dir[p] != CLS_DIR_UP)
-				continue;
-			px = pref(r, r->peer[p], z, depth + 1);
-			if (px != RT_INF && px + 1 < m)
-				m = px + 1;
-		}
-	r->pref_stamp[w] = r->stamp;
-	r->pref[w] = (uint16_t)m;
-	return m;
+	return r->pref_stamp[w] == r->stamp ? r->pref[w] : RT_INF;
 }
 
 /* ---- choice ------------------------------------------------------------------ */
@@ -411,7 +407,7 @@ static inline uint32_t link_digit(const struct rt *r, uint8_t low, uint32_t s)
 	return r->dk_rank[low] / r->dk_m[low] + (r->mode[s] >= RM_TURN ? s : 0);
 }
 
-static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16_t z)
+static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
 	const struct topo *t = r->t;
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
@@ -426,7 +422,7 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst, int16
 	if (r->ndesig > 1) {	/* nearest to the designated path first (memoised) */
 		target = rt_up_target(r, s, rank);
 		for (uint32_t i = 0; i < ncand; i++) {
-			pf[i] = (uint16_t)pref(r, r->peer[cand[i]], z, 0);
+			pf[i] = (uint16_t)pref(r, r->peer[cand[i]]);
 			if (pf[i] < minpref)
 				minpref = pf[i], nmin = 0, best = cand[i];
 			nmin += pf[i] == minpref;
@@ -502,7 +498,6 @@ static void candidates(struct rt *r)
 
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 {
-	int16_t z = rt_zone(r, dst->attach);
 
 	designate(r, dst);
 	/* labels depend only on the attach switch (and switch LID or not) */
@@ -512,6 +507,7 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		r->lab_attach = dst->attach;
 		r->lab_swlid = !dst->port;
 	}
+	r->turned = false;
 	for (uint32_t i = 0; i < r->norder; i++)
 		r->sub[r->order[i]] = 1;
 	for (uint32_t i = 0; i < r->norder; i++) {	/* farthest first: weights known */
@@ -525,9 +521,10 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			e = dst->port;
 			break;
 		default:
-			e = choose(r, s, dst, z);
+			e = choose(r, s, dst);
 			if (e != LFT_NONE && r->peer[topo_port(r->t, rt_node(r, s), e)] != TOPO_NONE)
 				r->sub[r->peer[topo_port(r->t, rt_node(r, s), e)]] += r->sub[s];
+			r->turned |= r->mode[s] >= RM_TURN;
 			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
 				struct route_out *o = r->out;
 
@@ -542,5 +539,5 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		lft_set(r->out->lft, s, dst->lid, e);
 		r->out->routes++;
 	}
-	return 0;
+	return r->turned ? rt_mark_turns(r, dst->lid) : 0;
 }

@@ -79,6 +79,9 @@ struct rt {
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 	uint32_t *order, norder;	/* labelled switches by decreasing distance */
 	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */
+	uint8_t *turn_bits;		/* [nports * 32]: (in port, out port number) pairs where a
+					 * route turns (up->up or down->down); lazily allocated */
+	bool turned;			/* the current destination has turn routes */
 };
 
 static inline uint32_t rt_node(const struct rt *r, uint32_t s)
@@ -112,6 +115,8 @@ uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 int rt_route_dest(struct rt *r, const struct rt_dest *d);
 /** rt_sl_alloc - the SL table, before routing (turn routes set their SL) */
 int rt_sl_alloc(struct rt *r);
+/** rt_mark_turns - record the turn pairs of @lid's turn routes (route_sl.c) */
+int rt_mark_turns(struct rt *r, uint32_t lid);
 /** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
 int rt_sl_tables(struct rt *r);
 

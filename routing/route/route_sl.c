@@ -20,7 +20,7 @@
  *   goes up, or from a down-port to a down-port (the peak after the turn
  *   of a switch's own down-up-down route, degraded fabrics); other SLs ->
  *   VL 0.  The turn rows are the only ones that depend on the input port
- *   (out->vlx).  In a 2-level tree every turn route then has all its hops
+ *   (out->vlx), and only the pairs turn routes really use get them.  In a 2-level tree every turn route then has all its hops
  *   after the turn on VL 1 and VL 1 has no down->up dependency.
  * Why it is acyclic: VL 1 holds only up*down* paths inside the
  * destination zone (a packet reaches VL 1 on entering it and stays there),
@@ -98,36 +98,67 @@ static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
 }
 
 /*
- * Rows that depend on the input port: SL 0 from an up-port to an up-port
- * (a down->up turn) and SL 15 from a down-port to a down-port (the peak
- * after a switch route's turn) go to VL 1.
+ * Walk the routes of the switches routed by a turn toward @lid and record
+ * where they go up after coming down (in: an up-port, out: an up-port) or
+ * down after a turn (in: a down-port, out: a down-port): only these
+ * (input, output) pairs get rows of their own (turn_rows).  O(turn
+ * routes x hops).
+ */
+int rt_mark_turns(struct rt *r, uint32_t lid)
+{
+	const struct topo *t = r->t;
+
+	if (!r->turn_bits && !(r->turn_bits = calloc((size_t)t->nports * 32 + 1, 1)))
+		return -ENOMEM;
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t cur = s, in = TOPO_NONE;
+
+		if (r->mode[s] != RM_TURN && r->mode[s] != RM_UPTURN && r->mode[s] != RM_ANY)
+			continue;
+		for (unsigned hop = 0; hop < RT_MAXD && cur != TOPO_NONE; hop++) {
+			uint8_t e = lft_get(r->out->lft, cur, lid);
+			uint32_t p;
+
+			if (e == 0 || e == LFT_NONE)
+				break;
+			p = topo_port(t, rt_node(r, cur), e);
+			if (in != TOPO_NONE && r->c->dir[in] == r->c->dir[p] &&
+			    (r->c->dir[p] == CLS_DIR_UP || r->c->dir[p] == CLS_DIR_DOWN))
+				r->turn_bits[(size_t)in * 32 + e / 8] |= (uint8_t)(1u << (e % 8));
+			in = t->port_remote[p];
+			cur = r->peer[p];
+		}
+	}
+	return 0;
+}
+
+/*
+ * Rows that depend on the input port, for the pairs rt_mark_turns found:
+ * SL 0 from an up-port to an up-port (a down->up turn) and SL 15 from a
+ * down-port to a down-port (the peak after a switch route's turn) go to
+ * VL 1.
  */
 static int turn_rows(struct rt *r)
 {
 	const struct topo *t = r->t;
 	struct route_out *out = r->out;
 
-	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint32_t n = rt_node(r, s);
+	for (uint32_t in = 0; r->turn_bits && in < t->nports; in++) {
+		uint32_t node = t->port_node[in];
 
-		for (uint32_t in = t->port_off[n] + 1; in < t->port_off[n + 1]; in++) {
-			enum cls_dir di = (enum cls_dir)r->c->dir[in];
+		for (unsigned e = 1; e <= t->node_nports[node]; e++) {
+			uint32_t p = topo_port(t, node, e);
+			uint8_t row[16];
 
-			if (di != CLS_DIR_UP && di != CLS_DIR_DOWN)
+			if (!(r->turn_bits[(size_t)in * 32 + e / 8] & (1u << (e % 8))))
 				continue;
-			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
-				uint8_t row[16];
-
-				if (p == in || r->c->dir[p] != di)
-					continue;
-				memcpy(row, out->sl2vl + (size_t)p * 16, 16);
-				if (di == CLS_DIR_UP)
-					row[0] = 1;
-				else
-					row[ROUTE_SL_TURN] = 1;
-				if (chk_vlx_add(&out->vlx, in, p, row))
-					return -ENOMEM;
-			}
+			memcpy(row, out->sl2vl + (size_t)p * 16, 16);
+			if (r->c->dir[in] == CLS_DIR_UP)
+				row[0] = 1;
+			else
+				row[ROUTE_SL_TURN] = 1;
+			if (chk_vlx_add(&out->vlx, in, p, row))
+				return -ENOMEM;
 		}
 	}
 	chk_vlx_sort(&out->vlx);
