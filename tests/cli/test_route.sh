@@ -78,8 +78,13 @@ for net in "$FAB"/*.net; do
 	ff2-*|multiframe-*)
 		expect "$name" '[.metrics | to_entries[] | select(.key | test("^shift_zone[0-9]+_max$"))
 			| .value] | max == 1' '.metrics.shift_zone0_max'
-		expect "$name" '.metrics.vl0_routes > 0 and .metrics.vl1_routes > 0' \
-			'[.metrics.vl0_routes, .metrics.vl1_routes]' ;;
+		# two VL layers: cross-zone SLs in ffroute.sl, mapped to VL 1 by the SL2VL dump
+		if grep -q '^sl [0-9]* [0-9-]* [1-9]$' "$TMP/$name/ffroute.sl" &&
+		   grep -q ': 0 1 \| : 0 0 1 ' "$TMP/$name/opensm-sl2vl.dump"; then
+			ok "$name: cross-zone SLs on VL 1"
+		else
+			not_ok "$name: no cross-zone SL / VL 1 in the dumps"
+		fi ;;
 	rail2-*|rail3-*)
 		expect "$name" '.metrics.shift_rail_max == 1' '.metrics.shift_rail_max' ;;
 	railonly-*)
