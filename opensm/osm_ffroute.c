@@ -1,26 +1,38 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * osm_ffroute.c - OpenSM event plugin that registers the "ffroute" routing
- * engine (OpenSM 3.3.23 external routing engine API).
+ * engine (OpenSM 3.3.23 external routing engine API) and routes the live
+ * subnet with the core engine.
  *
  * Load it with `event_plugin_name ffroute` and select it with
- * `routing_engine ffroute,updn` in opensm.conf.  create() registers the
- * engine; setup() fills the osm_routing_engine_t callbacks.  The hop
- * matrix is left to OpenSM (build_lid_matrices returns 1).
- *
- * State of this adapter: it translates the subnet into the core model on
- * every routing pass and logs the fabric it saw; the routing core that
- * fills new_lft is the subject of a later issue, so ucast_build_fwd_tables
- * returns -1 without touching any LFT and OpenSM falls back to the next
- * engine in routing_engine.  Nothing partial is ever installed.
+ * `routing_engine ffroute,updn`; `event_plugin_options` may name an
+ * ffroute.conf (osm_conf.c).  On every heavy sweep, under OpenSM's
+ * exclusive lock, ucast_build_fwd_tables():
+ *   subnet -> struct topo (osm_topo.c) -> cls_classify -> route_run
+ *   (engine + verification) -> every switch's new_lft.
+ * Any failure (model, classification, routing, verification, memory)
+ * logs why with a stable ERR RE0x id and returns -1 before any new_lft is
+ * touched, so OpenSM falls back to the next engine: never a partial table.
+ * The result stays as the state path_sl() (SA threads, shared lock,
+ * read-only) and update_sl2vl() (qos TRUE) answer from, until the next
+ * successful sweep replaces it; destroy() frees it.  Each sweep also
+ * writes ffroute.sl into OpenSM's dump directory when VLs are used, so
+ * `ffroute check DIR` / `--live --sl` judges what was installed.
  */
 #include <opensm/osm_config.h>
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_opensm.h>
+#include <opensm/osm_switch.h>
 #include <opensm/osm_version.h>
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+#include <ffroute/io.h>
+#include <ffroute/route.h>
 
 #include "osm_ffroute.h"
 
@@ -28,10 +40,49 @@
 #error "ffroute was written for OpenSM event plugin interface 2"
 #endif
 
+/* The routing of the last successful sweep. */
+struct ffr_state {
+	struct topo *t;
+	struct cls c;
+	struct route_out out;
+};
+
 struct ffr_ctx {
 	struct osm_opensm *osm;
+	struct ffr_conf conf;
 	unsigned passes;
+	struct ffr_state *st;	/* NULL until a sweep succeeds */
 };
+
+/* 64-LID blocks of @row (0..@max) that differ from what @prev routed for switch @guid. */
+static unsigned blocks_changed(const struct ffr_state *prev, uint64_t guid, const uint8_t *row,
+			       uint32_t max)
+{
+	uint32_t node = prev ? topo_find_guid(prev->t, guid) : TOPO_NONE;
+	unsigned n = 0;
+
+	for (uint32_t b = 0; b <= max / 64; b++) {
+		bool diff = node == TOPO_NONE;
+
+		for (uint32_t lid = b * 64; !diff && lid <= max && lid < (b + 1) * 64; lid++) {
+			uint8_t e = lid ? lft_get(prev->out.lft, prev->t->node_sw[node], lid) : LFT_NONE;
+
+			diff = (e == LFT_NONE ? OSM_NO_PATH : e) != row[lid];
+		}
+		n += diff;
+	}
+	return n;
+}
+
+static void state_free(struct ffr_state *st)
+{
+	if (!st)
+		return;
+	route_out_free(&st->out);
+	cls_free(&st->c);
+	topo_free(st->t);
+	free(st);
+}
 
 static void log_diags(struct ffr_ctx *c, const struct diag_list *dl)
 {
@@ -42,8 +93,18 @@ static void log_diags(struct ffr_ctx *c, const struct diag_list *dl)
 		if (dl->v[i].level == DIAG_ERROR)
 			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE02: ffroute: subnet: %s\n", buf);
 		else
-			OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: subnet: %s\n", buf);
+			OSM_LOG(&c->osm->log, OSM_LOG_VERBOSE, "ffroute: subnet: %s\n", buf);
 	}
+}
+
+static void log_core(void *ctx, enum route_log_level lvl, const char *msg)
+{
+	struct ffr_ctx *c = ctx;
+
+	if (lvl == ROUTE_LOG_ERROR)
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE05: ffroute: %s\n", msg);
+	else
+		OSM_LOG(&c->osm->log, OSM_LOG_VERBOSE, "ffroute: %s\n", msg);
 }
 
 static int ffr_build_lid_matrices(void *context)
@@ -52,36 +113,156 @@ static int ffr_build_lid_matrices(void *context)
 	return 1;	/* OpenSM's own min-hop matrix (multicast, dumps, cache) */
 }
 
+/* Model, classify, route and verify the subnet; NULL on any failure (logged). */
+static struct ffr_state *route_subnet(struct ffr_ctx *c)
+{
+	struct ffr_state *st = calloc(1, sizeof(*st));
+	struct route_opts o;
+	struct diag_list dl;
+
+	if (!st) {
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE06: ffroute: out of memory\n");
+		return NULL;
+	}
+	diag_init(&dl, 0);
+	st->t = ffr_osm_topo(c->osm, &dl);
+	log_diags(c, &dl);
+	diag_free(&dl);
+	if (!st->t) {
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE01: ffroute: cannot model the subnet\n");
+		free(st);
+		return NULL;
+	}
+	if (cls_classify(st->t, c->conf.have_roles ? &c->conf.roles : NULL, &st->c)) {
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE06: ffroute: out of memory\n");
+		topo_free(st->t);
+		free(st);
+		return NULL;
+	}
+	route_opts_init(&o);
+	o.vl_limit = c->conf.vl_limit;
+	o.rail_isolation = c->conf.rail_isolation;
+	o.log = log_core;
+	o.log_ctx = c;
+	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
+		state_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Copy every switch's row into new_lft; count the 64-LID blocks that changed. */
+static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *changed)
+{
+	cl_qmap_t *tbl = &c->osm->subn.sw_guid_tbl;
+	const struct topo *t = st->t;
+
+	*changed = 0;
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl); it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
+		uint32_t node = topo_find_guid(t, guid);
+
+		if (node == TOPO_NONE || !topo_is_switch(t, node) ||
+		    (uint32_t)sw->max_lid_ho > t->max_lid || sw->lft_size < sw->max_lid_ho + 1u) {
+			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE07: ffroute: switch 0x%016llx "
+				"not in the model or its LFT too small; falling back\n",
+				(unsigned long long)guid);
+			return -1;
+		}
+	}
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl); it = cl_qmap_next(it)) {
+		osm_switch_t *sw = (osm_switch_t *)it;
+		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
+		uint32_t s = t->node_sw[topo_find_guid(t, guid)];
+
+		for (uint32_t lid = 0; lid <= sw->max_lid_ho; lid++) {
+			uint8_t e = lid ? lft_get(st->out.lft, s, lid) : LFT_NONE;
+
+			sw->new_lft[lid] = e == LFT_NONE ? OSM_NO_PATH : e;
+		}
+		*changed += blocks_changed(c->st, guid, sw->new_lft, sw->max_lid_ho);
+	}
+	return 0;
+}
+
 static int ffr_build_fwd_tables(void *context)
 {
 	struct ffr_ctx *c = context;
-	struct diag_list dl;
-	struct topo *t;
+	struct timespec t0, t1;
+	struct ffr_state *st;
+	unsigned changed;
 
 	c->passes++;
-	diag_init(&dl, 0);
-	t = ffr_osm_topo(c->osm, &dl);
-	log_diags(c, &dl);
-	diag_free(&dl);
-	if (!t) {
-		OSM_LOG(&c->osm->log, OSM_LOG_ERROR,
-			"ERR RE01: ffroute: cannot model the subnet; falling back\n");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	st = route_subnet(c);
+	if (!st || install(c, st, &changed)) {
+		state_free(st);
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE03: ffroute: pass %u: no LFT written; "
+			"OpenSM falls back to the next engine\n", c->passes);
 		return -1;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
-		"ffroute: pass %u: subnet has %u switches, %u CAs, %u routers, %u links, "
-		"max LID %u\n", c->passes, t->nswitches, t->ncas, t->nrouters, t->nlinks,
-		t->max_lid);
-	topo_free(t);
-	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
-		"ERR RE03: ffroute: routing core not present in this build; "
-		"no LFT written, OpenSM falls back to the next engine\n");
-	return -1;
+		"ffroute: pass %u: %u switches, %u CAs, %u zones, %u rails: %u LIDs routed, "
+		"%llu routes, %u VL%s, %llu switch turn routes, %u LFT blocks changed, %.3f s\n",
+		c->passes, st->t->nswitches, st->t->ncas, st->c.nzones, st->c.nrails, st->t->max_lid,
+		(unsigned long long)st->out.routes, st->out.nvls, st->out.nvls > 1 ? "s" : "",
+		(unsigned long long)st->out.turn_routes, changed,
+		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	ffr_dump_sl(c->osm, st->t, &st->out);
+	state_free(c->st);
+	c->st = st;
+	return 0;
+}
+
+/* SA threads, shared lock: read-only lookups; unknown LIDs get the hint. */
+static uint8_t ffr_path_sl(void *context, uint8_t hint, const ib_net16_t slid,
+			   const ib_net16_t dlid)
+{
+	const struct ffr_ctx *c = context;
+	const struct ffr_state *st = c->st;
+	uint32_t s = cl_ntoh16(slid), d = cl_ntoh16(dlid), p;
+
+	if (!st || !st->out.sl || s > st->t->max_lid || d > st->t->max_lid ||
+	    (p = st->t->lid_port[s]) == TOPO_NONE || st->t->lid_port[d] == TOPO_NONE)
+		return hint;
+	return route_sl(&st->out, st->t->port_node[p], d);
+}
+
+/* qos TRUE only: the VL of every SL from @in to @out on @port's node. */
+static void ffr_update_sl2vl(void *context, osm_physp_t *port, uint8_t in, uint8_t out,
+			     ib_slvl_table_t *tbl)
+{
+	const struct ffr_ctx *c = context;
+	const struct ffr_state *st = c->st;
+	const uint8_t *row;
+	uint32_t node, pin, pout;
+
+	if (!st || !st->out.sl2vl)
+		return;		/* keep what QoS configured */
+	node = topo_find_guid(st->t, cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
+	if (node == TOPO_NONE)
+		return;
+	if (!topo_is_switch(st->t, node))
+		in = out = osm_physp_get_port_num(port);
+	if (out > st->t->node_nports[node] || in > st->t->node_nports[node])
+		return;
+	pin = topo_port(st->t, node, in);
+	pout = topo_port(st->t, node, out);
+	row = chk_vlx_find(&st->out.vlx, pin, pout);
+	if (!row)
+		row = st->out.sl2vl + (size_t)pout * 16;
+	for (uint8_t sl = 0; sl < 16; sl++)
+		ib_slvl_table_set(tbl, sl, row[sl]);
 }
 
 static void ffr_destroy(void *context)
 {
-	(void)context;	/* the context belongs to the plugin; freed in delete */
+	struct ffr_ctx *c = context;
+
+	state_free(c->st);	/* the context itself belongs to the plugin */
+	c->st = NULL;
 }
 
 static int ffr_setup(struct osm_routing_engine *re, struct osm_opensm *osm)
@@ -89,6 +270,8 @@ static int ffr_setup(struct osm_routing_engine *re, struct osm_opensm *osm)
 	(void)osm;
 	re->build_lid_matrices = ffr_build_lid_matrices;
 	re->ucast_build_fwd_tables = ffr_build_fwd_tables;
+	re->path_sl = ffr_path_sl;
+	re->update_sl2vl = ffr_update_sl2vl;
 	re->destroy = ffr_destroy;
 	return 0;
 }
@@ -101,20 +284,32 @@ static void *ffr_create(struct osm_opensm *osm)
 	if (!c)
 		return NULL;
 	c->osm = osm;
+	if (ffr_conf_load(osm, osm->subn.opt.event_plugin_options, &c->conf)) {
+		free(c);
+		return NULL;	/* logged: a bad configuration is not silently ignored */
+	}
 	mod.context = c;
 	if (osm_register_external_routing_engine(osm, &mod, c) != CL_SUCCESS) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR,
 			"ERR RE04: ffroute: cannot register the routing engine\n");
+		ffr_conf_free(&c->conf);
 		free(c);
 		return NULL;
 	}
-	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered\n");
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u)\n",
+		c->conf.vl_limit);
 	return c;
 }
 
 static void ffr_delete(void *plugin_data)
 {
-	free(plugin_data);
+	struct ffr_ctx *c = plugin_data;
+
+	if (!c)
+		return;
+	state_free(c->st);
+	ffr_conf_free(&c->conf);
+	free(c);
 }
 
 static void ffr_report(void *plugin_data, osm_epi_event_id_t event_id, void *event_data)
@@ -124,7 +319,7 @@ static void ffr_report(void *plugin_data, osm_epi_event_id_t event_id, void *eve
 	(void)event_data;
 }
 
-osm_event_plugin_t osm_event_plugin = {
+__attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {
 	.osm_version = OSM_VERSION,
 	.create = ffr_create,
 	.delete = ffr_delete,

@@ -3,15 +3,35 @@
 #ifndef FFROUTE_OSM_FFROUTE_H
 #define FFROUTE_OSM_FFROUTE_H
 
+#include <stdbool.h>
+
+#include <ffroute/class.h>
 #include <ffroute/diag.h>
+#include <ffroute/route.h>
 #include <ffroute/topo.h>
 
 struct osm_opensm;
+
+/* ffroute.conf, named by OpenSM's event_plugin_options (osm_conf.c). */
+struct ffr_conf {
+	unsigned vl_limit;		/* most data VLs (default 2) */
+	int rail_isolation;		/* -1 auto, 0 off, 1 on */
+	bool have_roles;
+	struct cls_overrides roles;	/* classification overrides */
+};
 
 /**
  * ffr_osm_topo - build a struct topo from OpenSM's subnet (lock held)
  * Return: the fabric, or NULL with errno set (problems recorded in @dl).
  */
 struct topo *ffr_osm_topo(struct osm_opensm *osm, struct diag_list *dl);
+/**
+ * ffr_conf_load - read ffroute.conf at @path (NULL or empty: defaults);
+ * errors are logged as "ERR RE08: file:line:col: ...".  Return: 0 or -1.
+ */
+int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *conf);
+void ffr_conf_free(struct ffr_conf *conf);
+/** ffr_dump_sl - write ffroute.sl into OpenSM's dump directory when VLs are used */
+void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct route_out *out);
 
 #endif

@@ -6,9 +6,10 @@
 # then read the fabric and every switch's LFT back from the simulated
 # switches with SMPs and print ffroute's check report of what is installed.
 #
-# Until the ffroute routing core lands (a later issue), the plugin models
-# the subnet and hands over, so the tables checked are those of OpenSM's
-# fallback engine; the report says which engine configured them.
+# The plugin routes the subnet (two zones: two VL layers), so OpenSM runs
+# with "qos TRUE" to call the engine's update_sl2vl for every port, and the
+# check judges credit loops per VL with the SLs the plugin dumped
+# (ffroute.sl) and the SL2VL tables OpenSM dumped (opensm-sl2vl.dump).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -21,7 +22,8 @@ sim_workdir
 echo "== fabric: $net"
 sim_start "$net"
 SIM_OSM_CONF="event_plugin_name ffroute
-routing_engine ffroute,updn"
+routing_engine ffroute,updn
+qos TRUE"
 sim_plugin_env "$build/opensm/.libs"
 if ! sim_opensm; then
 	echo "opensm failed:"; tail -20 "$SIM_DIR/opensm.out"; exit 1
@@ -31,7 +33,11 @@ grep -E " -> .*(ffroute: |tables configured|SUBNET UP)" "$SIM_DIR/opensm.log" |
 	sed -E 's/^.* -> [a-z_]+: /  /' | awk '!seen[$0]++'
 echo "== ffroute check --live (topology and LFTs read from the switches over MADs)"
 rc=0
-sim_run "$ffroute" check --live 2>"$SIM_DIR/check.err" || rc=$?
+vl=
+[ -f "$SIM_DIR/dump/ffroute.sl" ] && vl="--sl $SIM_DIR/dump/ffroute.sl"
+[ -f "$SIM_DIR/dump/opensm-sl2vl.dump" ] && vl="$vl --sl2vl $SIM_DIR/dump/opensm-sl2vl.dump"
+# shellcheck disable=SC2086
+sim_run "$ffroute" check --live $vl 2>"$SIM_DIR/check.err" || rc=$?
 grep -v "^ibwarn: .*sim_connect" "$SIM_DIR/check.err" >&2 || true
 case $rc in
 0) echo "== check: no hard findings" ;;

@@ -239,7 +239,7 @@ static int mf_mesh(struct gen *g, struct gen_clos *fr, unsigned m, unsigned inte
 	for (unsigned a = 0; a < m; a++) {
 		for (unsigned b = a + 1; b < m; b++) {
 			for (unsigned k = 0; k < inter; k++) {
-				unsigned pa, pb;
+				unsigned pa = 0, pb = 0;
 				int la = gen_clos_slot(&fr[a], slot[a]++, &pa);
 				int lb = gen_clos_slot(&fr[b], slot[b]++, &pb);
 
