@@ -191,7 +191,7 @@ static int ffr_build_fwd_tables(void *context)
 	struct ffr_ctx *c = context;
 	struct timespec t0, t1;
 	struct ffr_state *st;
-	unsigned changed;
+	unsigned changed, nlids = 0;
 
 	c->passes++;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -203,10 +203,12 @@ static int ffr_build_fwd_tables(void *context)
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
+	for (uint32_t lid = 1; lid <= st->t->max_lid; lid++)
+		nlids += st->t->lid_port[lid] != TOPO_NONE;
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
 		"ffroute: pass %u: %u switches, %u CAs, %u zones, %u rails: %u LIDs routed, "
 		"%llu routes, %u VL%s, %llu switch turn routes, %u LFT blocks changed, %.3f s\n",
-		c->passes, st->t->nswitches, st->t->ncas, st->c.nzones, st->c.nrails, st->t->max_lid,
+		c->passes, st->t->nswitches, st->t->ncas, st->c.nzones, st->c.nrails, nlids,
 		(unsigned long long)st->out.routes, st->out.nvls, st->out.nvls > 1 ? "s" : "",
 		(unsigned long long)st->out.turn_routes, changed,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);

@@ -1,29 +1,114 @@
 #!/bin/sh
-# test_plugin.sh - OpenSM really loads libffroute.so as an event plugin,
-# registers the "ffroute" engine, hands it the discovered subnet (which the
-# adapter models exactly: switch/CA/link counts), and - since the routing
-# core is a later issue - falls back cleanly to the next engine, so the
-# subnet still comes up and no partial LFT is installed.
+# test_plugin.sh - OpenSM 3.3.23 loads libffroute.so as an event plugin and
+# routes the live subnet with the ffroute engine, under ibsim:
+#   1. fabrics/demo/mini.net: the plugin registers "ffroute", models the
+#      subnet exactly (6 switches, 8 CAs), "ffroute tables configured on all
+#      switches", SUBNET UP; every switch's LFT read back with SMPs
+#      (ffroute check --live) has no hard finding; dump_lfts (infiniband-
+#      diags) reads the same tables as OpenSM's opensm-lfts.dump;
+#   2. fabrics/ff2-bridge-small.net with qos TRUE: two VL layers; the live
+#      check with the plugin's ffroute.sl and OpenSM's opensm-sl2vl.dump
+#      (written from the engine's update_sl2vl) has no credit loop;
+#      saquery path records between hosts of different zones succeed and
+#      carry the SL the engine chose (1 + destination zone), and within a
+#      zone SL 0;
+#   3. fallback: an ffroute.conf with vl_limit 1 makes the engine refuse the
+#      two-zone fabric (its verification finds the credit loop): ERR RE05
+#      and RE03 in the log, updn/minhop configure the tables, SUBNET UP;
+#   4. a bad ffroute.conf: ERR RE08 with file:line:col, the plugin does not
+#      load and the subnet still comes up;
+#   5. only osm_event_plugin is exported from the shared object.
+# Every ibsim has its own IBSIM_SOCKNAME (tests/lib/sim.sh).  Exit 77 without
+# ibsim/opensm or the plugin.
 set -u
 . "$top_srcdir/tests/lib/sim.sh"
 sim_require
 plugdir=$top_builddir/opensm/.libs
+FFROUTE=${FFROUTE:-$top_builddir/tools/ffroute}
 [ -f "$plugdir/libffroute.so" ] || { echo "SKIP: plugin not built"; exit 77; }
 sim_workdir
-fail() { echo "FAIL: $*"; sed -n '1,400p' "$SIM_DIR/opensm.log" | grep -i -E 'ffroute|ERR|routing' | head -40; exit 1; }
+log=$SIM_DIR/opensm.log
+fail() { echo "FAIL: $*"; grep -i -E 'ffroute|ERR|routing|configured' "$log" | head -40; exit 1; }
+sim_plugin_env "$plugdir"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
 
+# ---- 5. exports ---------------------------------------------------------------
+exports=$(nm -D --defined-only "$plugdir/libffroute.so" | awk '$2 ~ /^[TDBR]$/ { print $3 }')
+[ "$exports" = "osm_event_plugin" ] || fail "the plugin exports more than osm_event_plugin: $exports"
+echo "ok: only osm_event_plugin is exported"
+
+# ---- 1. mini.net ----------------------------------------------------------------
 sim_start "$top_srcdir/fabrics/demo/mini.net" || fail "ibsim did not start"
 SIM_OSM_CONF="event_plugin_name ffroute
 routing_engine ffroute,minhop"
-sim_plugin_env "$plugdir"
 sim_opensm || fail "opensm sweep failed (rc $?)"
-log=$SIM_DIR/opensm.log
 grep -q "ffroute: routing engine registered" "$log" || fail "plugin not loaded"
-grep -q "setup of routing engine 'ffroute'" "$log" || fail "engine not set up"
-# mini.net: 6 switches, 8 CAs, 8 + 8 links; OpenSM assigns 14 LIDs
-grep -q "ffroute: pass 1: subnet has 6 switches, 8 CAs, 0 routers, 16 links, max LID 14" "$log" ||
-	fail "adapter did not model the subnet exactly"
-grep -q "no LFT written, OpenSM falls back" "$log" || fail "no fallback message"
-grep -q "minhop tables configured on all switches" "$log" || fail "fallback engine did not run"
+grep -q "ffroute: pass 1: 6 switches, 8 CAs" "$log" || fail "adapter did not model the subnet"
+grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not configure the tables"
 grep -q "SUBNET UP" "$log" || fail "subnet did not come up"
-echo "PASS: plugin loaded, subnet modelled, clean fallback"
+grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
+sim_run "$FFROUTE" check --live --json --no-metrics >"$SIM_DIR/mini.json" 2>"$SIM_DIR/mini.err" ||
+	fail "check --live on mini: $(head -c 600 "$SIM_DIR/mini.json")"
+sim_run dump_lfts >"$SIM_DIR/mini.dump_lfts" 2>/dev/null || fail "dump_lfts failed"
+"$FFROUTE" convert --lft "$SIM_DIR/mini.dump_lfts" --to opensm-lfts -o "$SIM_DIR/mini.lfts" \
+	"$SIM_DIR/dump/opensm-subnet.lst" 2>/dev/null || fail "convert dump_lfts"
+[ -f "$SIM_DIR/dump/opensm-lfts.dump" ] && { cmp -s "$SIM_DIR/mini.lfts" "$SIM_DIR/dump/opensm-lfts.dump" ||
+	fail "the switches hold other tables than OpenSM dumped"; }
+echo "ok: mini.net routed by ffroute inside OpenSM; live tables clean"
+sim_stop
+
+# ---- 2. ff2-bridge-small, two VL layers ------------------------------------------
+rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
+sim_start "$top_srcdir/fabrics/ff2-bridge-small.net" || fail "ibsim did not start (ff2)"
+SIM_OSM_CONF="event_plugin_name ffroute
+routing_engine ffroute,updn
+qos TRUE"
+sim_opensm_bg || fail "OpenSM did not bring ff2 up (background)"
+grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not route ff2"
+grep -q "ffroute: pass 1: 26 switches, 56 CAs, 2 zones, 0 rails: 82 LIDs routed, .*, 2 VLs" "$log" ||
+	fail "no two-zone summary line"
+[ -f "$SIM_DIR/dump/ffroute.sl" ] || fail "no ffroute.sl in the dump directory"
+[ -f "$SIM_DIR/dump/opensm-sl2vl.dump" ] || fail "OpenSM wrote no opensm-sl2vl.dump"
+sim_run "$FFROUTE" check --live --json --no-metrics --sl "$SIM_DIR/dump/ffroute.sl" \
+	--sl2vl "$SIM_DIR/dump/opensm-sl2vl.dump" >"$SIM_DIR/ff2.json" 2>"$SIM_DIR/ff2.err" ||
+	fail "check --live with VLs on ff2: $(head -c 800 "$SIM_DIR/ff2.json")"
+# path records: cn0001 (zone 0) -> cn0021 (zone 1): SL 2; cn0001 -> cn0002: SL 0
+lid_of() { awk -v d="$1" 'index($0, "\"" d "\" lid ") { for (i = 1; i <= NF; i++) if ($i == "lid") { print $(i + 1); exit } }' \
+	"$SIM_DIR/ff2.topo" 2>/dev/null; }
+"$FFROUTE" convert --to ibnetdiscover -o "$SIM_DIR/ff2.topo" "$SIM_DIR/dump/opensm-subnet.lst" \
+	2>/dev/null || fail "convert subnet.lst"
+a=$(lid_of "cn0001 mlx5_0") b=$(lid_of "cn0021 mlx5_0") c=$(lid_of "cn0002 mlx5_0")
+[ -n "$a" ] && [ -n "$b" ] && [ -n "$c" ] || fail "LIDs of cn0001/cn0021/cn0002 not found"
+sl() { sim_run saquery -p --slid "$1" --dlid "$2" 2>/dev/null |
+	awk '$1 ~ /^sl\.+0x[0-9a-fA-F]$/ { print index("0123456789abcdef", tolower(substr($1, length($1)))) - 1; exit }'; }
+s1=$(sl "$a" "$b") s2=$(sl "$b" "$a") s3=$(sl "$a" "$c")
+[ "$s1" = 2 ] && [ "$s2" = 1 ] && [ "$s3" = 0 ] ||
+	fail "path record SLs: zone0->zone1 '$s1' (want 2), zone1->zone0 '$s2' (want 1), in zone '$s3' (want 0)"
+sim_opensm_stop
+echo "ok: ff2 routed with 2 VLs; live check per VL clean; path record SLs 2/1/0"
+
+# ---- 3. fallback: one VL allowed on two zones ----------------------------------------
+printf '# one VL: ffroute must refuse the two-zone fabric\nvl_limit 1\n' >"$SIM_DIR/onevl.conf"
+SIM_OSM_CONF="event_plugin_name ffroute
+event_plugin_options $SIM_DIR/onevl.conf
+routing_engine ffroute,updn"
+sim_opensm || fail "opensm sweep failed with the one-VL configuration (rc $?)"
+grep -q "ERR RE05: ffroute: verification failed: .*credit_loop" "$log" || fail "no RE05 verification error"
+grep -q "ERR RE03: ffroute: pass 1: no LFT written" "$log" || fail "no RE03 fallback message"
+grep -q -E "(updn|minhop) tables configured on all switches" "$log" || fail "no fallback engine ran"
+grep -q "SUBNET UP" "$log" || fail "subnet did not come up after the fallback"
+echo "ok: refusal falls back to the next engine with ERR RE05/RE03"
+
+# ---- 4. a bad configuration -----------------------------------------------------------
+printf 'vl_limit 2\nvl_limit lots\n' >"$SIM_DIR/bad.conf"
+SIM_OSM_CONF="event_plugin_name ffroute
+event_plugin_options $SIM_DIR/bad.conf
+routing_engine ffroute,updn"
+sim_opensm || fail "opensm sweep failed with a bad configuration (rc $?)"
+grep -q "ERR RE08: ffroute: $SIM_DIR/bad.conf:2:1: error: vl_limit must be 1..15, not lots" "$log" ||
+	fail "no RE08 file:line:col error for the bad configuration"
+grep -q "SUBNET UP" "$log" || fail "subnet did not come up with a bad plugin configuration"
+echo "ok: a bad ffroute.conf is reported (RE08) and OpenSM still brings the subnet up"
+sim_stop
+echo "PASS: plugin routes the live subnet, falls back safely"

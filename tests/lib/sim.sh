@@ -27,6 +27,7 @@ sim_require() {
 
 # Runs from the EXIT trap, possibly under set -e: nothing here may fail.
 sim_cleanup() {
+	sim_opensm_stop || true
 	sim_stop || true
 	if [ -n "$SIM_DIR" ] && [ -z "${SIM_KEEP:-}" ]; then
 		rm -rf "$SIM_DIR" || true
@@ -87,6 +88,41 @@ sim_opensm() {
 		timeout "${SIM_OSM_TIMEOUT:-120}" env LD_PRELOAD="$UMAD2SIM" \
 		IBSIM_SOCKNAME="$IBSIM_SOCKNAME" opensm -F "$conf" -o "$@" \
 		>"$SIM_DIR/opensm.out" 2>&1
+}
+
+# sim_opensm_bg [opensm args]: OpenSM in the background (the SA answers
+# queries), waits for SUBNET UP; stop it with sim_opensm_stop (also on exit).
+OSM_PID=
+sim_opensm_bg() {
+	conf=$SIM_DIR/opensm.conf
+	{
+		echo "dump_files_dir $SIM_DIR/dump"
+		echo "log_file $SIM_DIR/opensm.log"
+		echo "log_flags 0x47"
+		[ -n "${SIM_OSM_CONF:-}" ] && printf '%s\n' "$SIM_OSM_CONF"
+	} >"$conf"
+	: >"$SIM_DIR/opensm.log"
+	OSM_CACHE_DIR=$SIM_DIR/cache OSM_TMP_DIR=$SIM_DIR \
+		timeout "${SIM_OSM_TIMEOUT:-300}" env LD_PRELOAD="$UMAD2SIM" \
+		IBSIM_SOCKNAME="$IBSIM_SOCKNAME" opensm -F "$conf" "$@" \
+		>"$SIM_DIR/opensm.out" 2>&1 &
+	OSM_PID=$!
+	i=0
+	while [ $i -lt 600 ]; do
+		grep -q "SUBNET UP" "$SIM_DIR/opensm.log" 2>/dev/null && return 0
+		kill -0 "$OSM_PID" 2>/dev/null || { OSM_PID=; return 1; }
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+sim_opensm_stop() {
+	if [ -n "$OSM_PID" ]; then
+		kill "$OSM_PID" 2>/dev/null || true
+		wait "$OSM_PID" 2>/dev/null || true
+		OSM_PID=
+	fi
 }
 
 # sim_plugin_env LIBDIR: OpenSM dlopen()s "libffroute.so" by name, with the
