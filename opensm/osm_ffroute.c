@@ -205,12 +205,13 @@ static int ffr_build_fwd_tables(void *context)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (uint32_t lid = 1; lid <= st->t->max_lid; lid++)
 		nlids += st->t->lid_port[lid] != TOPO_NONE;
+	/* one line, short enough for OpenSM's log line limit */
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
-		"ffroute: pass %u: %u switches, %u CAs, %u zones, %u rails: %u LIDs routed, "
-		"%llu routes, %u VL%s, %llu switch turn routes, %u LFT blocks changed, %.3f s\n",
-		c->passes, st->t->nswitches, st->t->ncas, st->c.nzones, st->c.nrails, nlids,
-		(unsigned long long)st->out.routes, st->out.nvls, st->out.nvls > 1 ? "s" : "",
-		(unsigned long long)st->out.turn_routes, changed,
+		"ffroute: pass %u: %u LFT blocks changed; %u switches, %u CAs, %u LIDs, %u VL%s, "
+		"%u zone%s, %u rails, %llu turn routes, %.3f s\n", c->passes, changed,
+		st->t->nswitches, st->t->ncas, nlids, st->out.nvls, st->out.nvls > 1 ? "s" : "",
+		st->c.nzones, st->c.nzones == 1 ? "" : "s", st->c.nrails,
+		(unsigned long long)st->out.turn_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	ffr_dump_sl(c->osm, st->t, &st->out);
 	state_free(c->st);
