@@ -213,6 +213,13 @@ static int ffr_build_fwd_tables(void *context)
 		st->c.nzones, st->c.nzones == 1 ? "" : "s", st->c.nrails,
 		(unsigned long long)st->out.turn_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (st->out.nvls > 1 && !c->osm->subn.opt.qos && st->c.nzones > 1)
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routes between zones use "
+			"VL 1 but qos is FALSE: OpenSM will not program the engine's SL2VL tables; "
+			"set qos TRUE\n");
+	else if (st->out.nvls > 1 && !c->osm->subn.opt.qos)
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: qos is FALSE: switch-to-switch turn "
+			"routes share VL 0 (set qos TRUE to move them to VL 1)\n");
 	ffr_dump_sl(c->osm, st->t, &st->out);
 	state_free(c->st);
 	c->st = st;
