@@ -54,6 +54,7 @@ struct route_out {
 	uint64_t routes;	/* (switch, LID) entries set */
 	uint64_t turn_routes;	/* switch-to-switch routes that turn down->up */
 	uint64_t hard_findings;	/* from the verification (0 when returned) */
+	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	double seconds;		/* wall time of route_run */
 	char err[240];		/* why route_run failed */
 };

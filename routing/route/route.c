@@ -310,6 +310,13 @@ static int verify(const struct topo *t, const struct cls *c, struct route_out *o
 	rc = chk_report_init(&rep, t->nports);
 	if (!rc)
 		rc = chk_findings(t, out->lft, c, &co, &rep);
+	for (uint32_t p = 0; !rc && p < t->nports; p++) {
+		uint32_t q = t->port_remote[p];
+
+		if (q != TOPO_NONE && topo_is_switch(t, t->port_node[p]) &&
+		    topo_is_switch(t, t->port_node[q]) && rep.ch_routes[p] > out->max_link_routes)
+			out->max_link_routes = rep.ch_routes[p];
+	}
 	if (!rc) {
 		out->hard_findings = chk_hard_findings(&rep);
 		for (unsigned k = 0; k < CHK_F_COUNT && out->hard_findings; k++)

@@ -12,6 +12,8 @@
 #      saquery path records between hosts of different zones succeed and
 #      carry the SL the engine chose (1 + destination zone), and within a
 #      zone SL 0;
+#   2b. frame, multiframe, rail2, rail3 small: routed by ffroute, live
+#      tables clean per VL;
 #   3. fallback: an ffroute.conf with vl_limit 1 makes the engine refuse the
 #      two-zone fabric (its verification finds the credit loop): ERR RE05
 #      and RE03 in the log, updn/minhop configure the tables, SUBNET UP;
@@ -88,6 +90,27 @@ s1=$(sl "$a" "$b") s2=$(sl "$b" "$a") s3=$(sl "$a" "$c")
 	fail "path record SLs: zone0->zone1 '$s1' (want 2), zone1->zone0 '$s2' (want 1), in zone '$s3' (want 0)"
 sim_opensm_stop
 echo "ok: ff2 routed with 2 VLs; live check per VL clean; path record SLs 2/1/0"
+
+# ---- 2b. the other small reference fabrics: routed by ffroute, live tables clean --------
+for f in frame-director-small multiframe-director-small rail2-small rail3-small; do
+	sim_stop
+	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
+	sim_start "$top_srcdir/fabrics/$f.net" || fail "ibsim did not start ($f)"
+	SIM_OSM_CONF="event_plugin_name ffroute
+routing_engine ffroute,updn
+qos TRUE"
+	sim_opensm || fail "opensm sweep failed on $f"
+	grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not route $f"
+	vl=
+	[ -f "$SIM_DIR/dump/ffroute.sl" ] && vl="--sl $SIM_DIR/dump/ffroute.sl"
+	[ -f "$SIM_DIR/dump/opensm-sl2vl.dump" ] && vl="$vl --sl2vl $SIM_DIR/dump/opensm-sl2vl.dump"
+	# shellcheck disable=SC2086
+	sim_run "$FFROUTE" check --live --json --no-metrics $vl >"$SIM_DIR/$f.json" 2>"$SIM_DIR/$f.err" ||
+		fail "check --live on $f: $(head -c 600 "$SIM_DIR/$f.json")"
+	echo "ok: $f routed by ffroute inside OpenSM; live tables clean"
+done
+sim_stop
+sim_start "$top_srcdir/fabrics/ff2-bridge-small.net" || fail "ibsim did not start (ff2, fallback)"
 
 # ---- 3. fallback: one VL allowed on two zones ----------------------------------------
 printf '# one VL: ffroute must refuse the two-zone fabric\nvl_limit 1\n' >"$SIM_DIR/onevl.conf"
