@@ -42,6 +42,7 @@ quality=$(
 			(if $m.xzone_link_routes_max_over_mean then ($m.xzone_link_routes_max_over_mean * 1000 | round / 1000 | tostring) else "-" end),
 			($m.ebb * 1000 | round / 1000)] | "| " + (map(tostring) | join(" | ")) + " |"' "$work/$n.json"
 	done)
+engines=$(sh "$top/bench/engines.sh" "$build" 2>/dev/null || echo "(engines.sh failed: ibsim/opensm missing?)")
 {
 	echo "# ffroute benchmarks"
 	echo
@@ -72,5 +73,11 @@ quality=$(
 	echo "## Routing quality (ffroute route --check; seeds 1; all shifts up to 1024 HCAs, else 64 sampled)"
 	echo
 	echo "$quality"
+	echo
+	echo "## OpenSM's engines and ffroute on a 5 %-degraded full frame (bench/engines.sh, under ibsim)"
+	echo
+	echo "OpenSM dumps no SLs, so dfsssp's and nue's VL layers are not visible to the check (their routes are judged on SL 0)."
+	echo
+	echo "$engines"
 } >"$out"
 cat "$out"
