@@ -30,9 +30,11 @@ quality=$(
 		"$top"/fabrics/rail3-full.net "$top"/fabrics/railonly-full.rail0.net; do
 		n=$(basename "$net" .net)
 		"$ff" route "$net" -o "$work/$n" -q --check --json >"$work/$n.json" 2>/dev/null
-		jq -r --arg n "$n" '.metrics as $m | [$n, .hard_findings,
+		vls=1
+		[ -f "$work/$n/ffroute.sl" ] && vls=2
+		jq -r --arg n "$n" --arg vls "$vls" '.metrics as $m | [$n, .hard_findings,
 			"\(.findings.credit_loop.count) / \(.findings.credit_loop_switch.count)",
-			(if $m.vl1_routes then 2 else 1 end),
+			$vls,
 			([$m | to_entries[] | select(.key | test("^nonminimal_routes_zone")) | .value] | add // 0),
 			"\($m.uplink_spread_compute)/\($m.uplink_spread_storage)/\($m.uplink_spread_other)",
 			"\($m.shift_max) (\($m.shift_lb_max))",
