@@ -118,10 +118,14 @@ int cli_load_overrides(const char *path, struct cls_overrides *ov);
 
 /* ---- output files (cli_out.c) -------------------------------------------- */
 
-/* An output that appears whole or not at all ("-" = stdout). */
+/*
+ * An output that appears whole or not at all ("-" = stdout); special
+ * files and hard-linked files are written in place (cli_out.c).
+ */
 struct cli_out {
 	FILE *fp;
-	char *tmp;		/* temporary path, NULL for stdout */
+	char *tmp;		/* temporary path; NULL: stdout or written in place */
+	char *real;		/* the file a symlink pointed to, or NULL */
 	const char *path;
 };
 

@@ -359,10 +359,38 @@ static void find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32
 }
 
 /* Inter-zone links, and nzones/nrails covering every id, after overrides. */
+/*
+ * Renumber the ids in @v (zones or rails, from inference and overrides)
+ * densely in order: a "zone=32767" override makes one more zone, not
+ * 32,768.  Ids are < 32768, so the map is 64 KiB.
+ */
+static void compact_ids(const struct topo *t, int16_t *v)
+{
+	int16_t *map = malloc(32768 * sizeof(*map));
+	int16_t next = 0;
+
+	if (!map)
+		return;		/* ids stay as they are: correct, only sparse */
+	for (uint32_t i = 0; i < 32768; i++)
+		map[i] = -1;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (v[n] >= 0)
+			map[v[n]] = 0;
+	for (uint32_t i = 0; i < 32768; i++)
+		if (map[i] >= 0)
+			map[i] = next++;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (v[n] >= 0)
+			v[n] = map[v[n]];
+	free(map);
+}
+
 static void mark_interzone(const struct topo *t, struct cls *c)
 {
 	uint32_t nz = 0;
 
+	compact_ids(t, c->zone);
+	compact_ids(t, c->rail);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (c->zone[n] >= 0 && (uint32_t)c->zone[n] >= nz)
 			nz = (uint32_t)c->zone[n] + 1;

@@ -179,6 +179,18 @@ int ffr_load_file(const char *path, char **bufp, size_t *lenp, struct diag_list 
 		}
 		if (r == 0)
 			break;
+		if (len < 4096 && memchr(buf + len, 0, (size_t)r < 4096 - len ? (size_t)r : 4096 - len)) {
+			/* binary from its first bytes: /dev/zero stops here, not at the size limit */
+			size_t at = (size_t)((char *)memchr(buf + len, 0, (size_t)r) - buf);
+			unsigned line = 1, col = 1;
+
+			for (size_t i = 0; i < at; i++)
+				buf[i] == '\n' ? (line++, col = 1) : col++;
+			free(buf);
+			close(fd);
+			diag_add(dl, DIAG_ERROR, path, line, col, "binary data (NUL byte): not a text dump");
+			return -EINVAL;
+		}
 		len += (size_t)r;
 	}
 	close(fd);

@@ -1,0 +1,67 @@
+#!/bin/sh
+# test_redteam.sh - regression tests for the red-team findings fixed so far
+# (tests/data/redteam/README.md):
+#   outputs: -o to a FIFO and to a character device (when mknod is allowed)
+#     are written in place and stay what they were; through a symlink the
+#     target is replaced and the link stays; a hard-linked file is written
+#     in place (both names see it); a 0600 file stays 0600; a 255-byte
+#     file name works; "-" and /dev/stdout are standard output;
+#   binary input is refused from its first bytes (all-NUL file, /dev/zero);
+#   zone=32767 in a role file makes one more zone, not 32,768;
+#   a LID-less topology with real LFTs is an input error, not a PASS.
+: "${FFROUTE:?FFROUTE not set}"
+: "${top_srcdir:?top_srcdir not set}"
+D=$top_srcdir/tests/data
+TINY=$D/cli/tiny.topo
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-redteam.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+failed=0 ntests=0
+ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
+not_ok() { ntests=$((ntests + 1)); failed=$((failed + 1)); echo "not ok $ntests - $1"; }
+check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
+
+cd "$TMP" || exit 1
+mkfifo fifo
+( cat fifo >fifo.out ) &
+reader=$!
+"$FFROUTE" convert --to net -o fifo "$TINY"
+wait $reader
+check "a FIFO is written through, not replaced" '[ -p fifo ] && grep -q "^Switch" fifo.out'
+if mknod -m 666 mynull c 1 3 2>/dev/null; then
+	"$FFROUTE" convert --to net -o mynull "$TINY"
+	check "a character device stays a device" '[ -c mynull ]'
+else
+	echo "# mknod not permitted: device case skipped"
+fi
+echo ORIG >target.net && ln -s target.net link.net
+"$FFROUTE" convert --to net -o link.net "$TINY"
+check "through a symlink: the link stays, its target is replaced" '[ -L link.net ] && grep -q "^Switch" target.net'
+echo ORIG >a.net && ln a.net b.net
+"$FFROUTE" convert --to net -o a.net "$TINY"
+check "a hard-linked file is written in place" 'grep -q "^Switch" b.net'
+echo secret >priv.net && chmod 600 priv.net
+"$FFROUTE" convert --to net -o priv.net "$TINY"
+check "a 0600 file stays 0600" '[ "$(stat -c %a priv.net)" = 600 ] && grep -q "^Switch" priv.net'
+long=$(printf 'x%.0s' $(seq 1 251)).net
+"$FFROUTE" convert --to net -o "$long" "$TINY"
+check "a 255-byte file name works" '[ -s "$long" ]'
+"$FFROUTE" convert --to net -o /dev/stdout "$TINY" >stdout.out
+check "/dev/stdout is standard output" 'grep -q "^Switch" stdout.out'
+
+"$FFROUTE" info "$D/redteam/zeros-4k.topo" 2>err >/dev/null
+check "all-NUL input: binary data at 1:1, exit 2" '[ $? -eq 2 ] && grep -q "zeros-4k.topo:1:1: error: binary data" err'
+timeout 10 "$FFROUTE" info /dev/zero 2>err >/dev/null
+check "/dev/zero is refused at once" '[ $? -eq 2 ] && grep -q "binary data" err'
+
+"$FFROUTE" check --json --no-metrics --topo "$TINY" --lft "$D/cli/tiny.lfts" \
+	--roles "$D/redteam/zone-amplification.roles" >out 2>err
+check "zone=32767: 2 zones, not 32,768" 'grep -q "\"zones\": 2," out'
+
+"$FFROUTE" check --topo "$D/redteam/zero-lids.net" --lft "$D/redteam/zero-lids.lfts" >out 2>err
+rc=$?
+check "LID-less topology + LFTs: input error, exit 2 (not PASS)" \
+	'[ $rc -eq 2 ] && grep -q "the fabric has no LIDs" err && ! grep -q PASS out'
+
+echo "1..$ntests"
+[ "$failed" -eq 0 ]
