@@ -232,7 +232,17 @@ static int help_command(int argc, char **argv)
 	return CLI_OK;
 }
 
-int main(int argc, char **argv)
+/* Exit status @rc, unless standard output could not be written (a full disk, /dev/full). */
+static int finish(int rc)
+{
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "ffroute: error writing the output: %s\n", strerror(errno ? errno : EIO));
+		return CLI_ERROR;
+	}
+	return rc;
+}
+
+static int run_main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
 	int i = 1;
@@ -264,4 +274,9 @@ int main(int argc, char **argv)
 	}
 	cli_reset_getopt();
 	return cmd->run(cmd, argc - i, argv + i);
+}
+
+int main(int argc, char **argv)
+{
+	return finish(run_main(argc, argv));
 }

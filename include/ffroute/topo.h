@@ -35,6 +35,12 @@
 #define TOPO_MAX_PORTS 254	/* NumPorts limit (port numbers 1..254) */
 #define TOPO_MAX_UCAST_LID 0xBFFF
 #define TOPO_LID_UNASSIGNED 0xFFFF
+/*
+ * Port slots a fabric may declare in all (every node's NumPorts + 1): ten
+ * times the largest real fabrics (~100k ports), so memory stays bounded
+ * (~40 B per slot) whatever a hostile input declares.
+ */
+#define TOPO_MAX_PORT_SLOTS (1u << 20)
 
 enum topo_node_type {
 	TOPO_NODE_CA = 1,	/* IBA NodeType values */

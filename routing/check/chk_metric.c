@@ -44,6 +44,7 @@
  * Cost: O(ports) for the statistics, after chk_findings().
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,7 +86,7 @@ static int link_stats(const struct topo *t, const uint32_t *v, const char *cls,
 	if ((rc = chk_metric_set(r, name, mean)))
 		return rc;
 	snprintf(name, sizeof(name), "%s_max_over_mean", pre);
-	return chk_metric_set(r, name, mean > 0 ? mx / mean : 0);
+	return chk_metric_set(r, name, mean > 0 ? mx / mean : NAN);	/* undefined: null */
 }
 
 /* A same-zone link from @n to a switch @dir levels up (+1) or down (-1). */
@@ -179,7 +180,7 @@ static int xzone_stats(const struct topo *t, const struct cls *c, struct chk_rep
 	if ((rc = chk_metric_set(r, "xzone_link_routes_max", mx)) ||
 	    (rc = chk_metric_set(r, "xzone_link_routes_mean", mean)))
 		return rc;
-	return chk_metric_set(r, "xzone_link_routes_max_over_mean", mean > 0 ? mx / mean : 0);
+	return chk_metric_set(r, "xzone_link_routes_max_over_mean", mean > 0 ? mx / mean : NAN);
 }
 
 static int balance_metrics(const struct topo *t, const struct lft *l, const struct cls *c,

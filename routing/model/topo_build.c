@@ -248,6 +248,12 @@ int topo_builder_add_node(struct topo_builder *b, const struct topo_node_info *n
 		berr(b, loc, "node GUID is 0");
 		return -EINVAL;
 	}
+	if ((uint64_t)b->nports + ni->nports + 1 > TOPO_MAX_PORT_SLOTS) {
+		/* memory follows declared ports: bound it by what a fabric can be */
+		berr(b, loc, "more than %u ports declared in all: not a real fabric",
+		     TOPO_MAX_PORT_SLOTS);
+		return -E2BIG;
+	}
 	other = ht_lookup(b, &b->by_guid, ni->guid, NULL);
 	if (other >= 0) {
 		const struct bnode *o = &b->nodes[other];

@@ -8,7 +8,9 @@
 #     file name works; "-" and /dev/stdout are standard output;
 #   binary input is refused from its first bytes (all-NUL file, /dev/zero);
 #   zone=32767 in a role file makes one more zone, not 32,768;
-#   a LID-less topology with real LFTs is an input error, not a PASS.
+#   a LID-less topology with real LFTs is an input error, not a PASS;
+#   a write error on standard output is exit 2; undefined ratios are null;
+#   declared ports are bounded (TOPO_MAX_PORT_SLOTS), whatever the input says.
 : "${FFROUTE:?FFROUTE not set}"
 : "${top_srcdir:?top_srcdir not set}"
 D=$top_srcdir/tests/data
@@ -62,6 +64,16 @@ check "zone=32767: 2 zones, not 32,768" 'grep -q "\"zones\": 2," out'
 rc=$?
 check "LID-less topology + LFTs: input error, exit 2 (not PASS)" \
 	'[ $rc -eq 2 ] && grep -q "the fabric has no LIDs" err && ! grep -q PASS out'
+
+"$FFROUTE" --help >/dev/full 2>err
+check "a write error on standard output: exit 2" '[ $? -eq 2 ] && grep -q "error writing the output" err'
+"$FFROUTE" check --json --topo "$D/redteam/one.topo" --lft "$D/redteam/one.lfts" >out 2>/dev/null
+check "no switch-to-switch link: ratios are null, not 0" 'grep -q "\"link_routes_max_over_mean\": null" out'
+awk 'BEGIN { for (i = 0; i < 5000; i++) printf "switchguid=0x%x\nSwitch\t254 \"S-%016x\"\n", 1048576 + i, 1048576 + i }' \
+	>many.topo
+"$FFROUTE" info many.topo >/dev/null 2>err
+check "thousands of bare 254-port switches: refused at the port bound" \
+	'[ $? -eq 2 ] && grep -q "ports declared in all: not a real fabric" err'
 
 echo "1..$ntests"
 [ "$failed" -eq 0 ]
