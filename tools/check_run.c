@@ -200,6 +200,8 @@ static int load_extras(const struct check_input *in, const char *sl2vl, const ch
 	if (in->roles && !(rc = load_text(in->roles, &buf, &len, dl))) {
 		rc = cls_overrides_read(buf, len, in->roles, &run->roles, dl);
 		free(buf);
+		if (!rc)
+			cls_overrides_check(run->t, &run->roles, in->roles, dl);
 	}
 	if (!rc && in->job && !(rc = load_text(in->job, &buf, &len, dl))) {
 		rc = chk_job_read(buf, len, in->job, run->t, &run->job, &run->njob, dl);

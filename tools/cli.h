@@ -115,6 +115,8 @@ struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct top
 struct cls_overrides;
 /** cli_load_overrides - read a classification override file; 0 or -errno (printed) */
 int cli_load_overrides(const char *path, struct cls_overrides *ov);
+/** warn_overrides - print warnings for overrides that change nothing in @t */
+void warn_overrides(const struct topo *t, const struct cls_overrides *ov, const char *path);
 
 /* ---- output files (cli_out.c) -------------------------------------------- */
 

@@ -157,6 +157,8 @@ int cmd_classify(const struct cli_cmd *cmd, int argc, char **argv)
 		cls_overrides_free(&ov);
 		return CLI_ERROR;
 	}
+	if (roles)
+		warn_overrides(t, &ov, roles);
 	rc = cls_classify(t, &ov, &c);
 	if (rc) {
 		fprintf(stderr, "ffroute classify: %s\n", strerror(-rc));

@@ -266,6 +266,8 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return CLI_ERROR;
 	}
 	o.ro.log = log_stderr;
+	if (o.roles)
+		warn_overrides(t, &ov, o.roles);
 	classified = !(rc = cls_classify(t, &ov, &c));
 	if (rc) {
 		fprintf(stderr, "ffroute route: %s\n", strerror(-rc));

@@ -190,6 +190,16 @@ int cli_load_overrides(const char *path, struct cls_overrides *ov)
 	return rc;
 }
 
+void warn_overrides(const struct topo *t, const struct cls_overrides *ov, const char *path)
+{
+	struct diag_list dl;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	cls_overrides_check(t, ov, path, &dl);
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+}
+
 struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t)
 {
 	struct diag_list dl;

@@ -93,6 +93,13 @@ struct cls_overrides {
 int cls_overrides_read(const char *buf, size_t len, const char *fname,
 		       struct cls_overrides *ov, struct diag_list *dl);
 void cls_overrides_free(struct cls_overrides *ov);
+/**
+ * cls_overrides_check - warn (file:line) about overrides that change
+ * nothing in @t: unknown GUIDs, regexes matching no node, roles given to
+ * switches.  Return: 0.
+ */
+int cls_overrides_check(const struct topo *t, const struct cls_overrides *ov, const char *fname,
+			struct diag_list *dl);
 
 /**
  * cls_classify - classify every node and port of @t (@ov may be NULL)

@@ -352,12 +352,14 @@ struct job_ctx {
 	uint32_t *out, n;
 };
 
-static void job_add(struct job_ctx *j, uint32_t node)
+/* Add a CA once; false if it was already in the job. */
+static bool job_add(struct job_ctx *j, uint32_t node)
 {
-	if (!j->seen[node]) {
-		j->seen[node] = 1;
-		j->out[j->n++] = node;
-	}
+	if (j->seen[node])
+		return false;
+	j->seen[node] = 1;
+	j->out[j->n++] = node;
+	return true;
 }
 
 static void job_line(struct text_reader *rd, struct job_ctx *j)
@@ -383,9 +385,11 @@ static void job_line(struct text_reader *rd, struct job_ctx *j)
 		if (node == TOPO_NONE || j->t->node_type[node] != TOPO_NODE_CA)
 			text_error(rd, col, node == TOPO_NONE ? "no CA with GUID 0x%016llx"
 				   : "GUID 0x%016llx is not a CA", (unsigned long long)guid);
-		else
-			job_add(j, node);
+		else if (!job_add(j, node))
+			text_warn(rd, col, "CA 0x%016llx is already in the job",
+				  (unsigned long long)guid);
 	} else {
+		bool added = false;
 		uint32_t i;
 
 		wl = scan_word(&s, "#", w, sizeof(w));
@@ -395,7 +399,9 @@ static void job_line(struct text_reader *rd, struct job_ctx *j)
 			return;
 		}
 		for (; i < j->nk && j->k[i].hl == wl && !memcmp(j->k[i].host, w, wl); i++)
-			job_add(j, j->k[i].node);
+			added |= job_add(j, j->k[i].node);
+		if (!added)
+			text_warn(rd, col, "host '%s' is already in the job", w);
 	}
 	if (!at_end(&s))
 		text_error(rd, scan_col(&s), "one host or GUID per line");
@@ -633,4 +639,43 @@ out:
 	free(x.have);
 	free(x.warned);
 	return rc;
+}
+
+/* ---- overrides against a fabric --------------------------------------------------- */
+
+int cls_overrides_check(const struct topo *t, const struct cls_overrides *ov, const char *fname,
+			struct diag_list *dl)
+{
+	for (uint32_t i = 0; ov && i < ov->n; i++) {
+		const struct cls_override *o = &ov->v[i];
+		uint32_t n = TOPO_NONE, hits = 0;
+		regex_t re;
+
+		if (o->re) {
+			if (regcomp(&re, o->re, REG_EXTENDED | REG_NOSUB))
+				continue;
+			for (uint32_t k = 0; k < t->nnodes; k++)
+				hits += !regexec(&re, t->node_desc[k], 0, NULL, 0);
+			regfree(&re);
+			if (!hits)
+				diag_add(dl, DIAG_WARNING, fname, o->line, 1,
+					 "/%s/ matches no NodeDescription: override unused", o->re);
+			continue;
+		}
+		n = topo_find_guid(t, o->guid);
+		if (n == TOPO_NONE) {
+			uint32_t p = topo_find_port_guid(t, o->guid);
+
+			n = p == TOPO_NONE ? TOPO_NONE : t->port_node[p];
+		}
+		if (n == TOPO_NONE)
+			diag_add(dl, DIAG_WARNING, fname, o->line, 1,
+				 "GUID 0x%016llx is not in the fabric: override unused",
+				 (unsigned long long)o->guid);
+		else if (topo_is_switch(t, n) && o->role >= 0)
+			diag_add(dl, DIAG_WARNING, fname, o->line, 1,
+				 "GUID 0x%016llx is a switch: its role is not changed",
+				 (unsigned long long)o->guid);
+	}
+	return 0;
 }

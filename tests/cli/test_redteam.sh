@@ -75,5 +75,11 @@ awk 'BEGIN { for (i = 0; i < 5000; i++) printf "switchguid=0x%x\nSwitch\t254 \"S
 check "thousands of bare 254-port switches: refused at the port bound" \
 	'[ $? -eq 2 ] && grep -q "ports declared in all: not a real fabric" err'
 
+"$FFROUTE" check --topo "$TINY" --lft "$D/cli/tiny.lfts" --roles "$D/redteam/roles-unknown-guid.roles" \
+	--job "$D/redteam/job-duplicates.job" >/dev/null 2>err
+check "unused override and duplicate job hosts: warnings with file:line" \
+	'grep -q "roles-unknown-guid.roles:1:1: warning: GUID 0x00000000deadbeef is not in the fabric" err &&
+	 grep -q "job-duplicates.job:2:1: warning: host .gpu01. is already in the job" err'
+
 echo "1..$ntests"
 [ "$failed" -eq 0 ]
