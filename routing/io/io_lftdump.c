@@ -94,6 +94,11 @@ static void unicast_header(struct dump_rd *rd, struct scan *s)
 		text_error(&rd->r, col, "expected the last LID of the range and ']'");
 		return;
 	}
+	if (hi < lo) {
+		text_error(&rd->r, col, "reversed LID range [%llu-%llu]", (unsigned long long)lo,
+			   (unsigned long long)hi);
+		return;
+	}
 	scan_ws(s);
 	col = scan_col(s);
 	if (!scan_lit(s, "of switch") || !scan_find(s, " guid ")) {

@@ -45,6 +45,8 @@ struct lft_ent {
 	uint32_t sw;
 	uint16_t lid;
 	uint8_t port;
+	uint32_t line;		/* where it was read (duplicates are reported) */
+	uint16_t col;
 };
 
 struct lft_loader {
@@ -156,10 +158,46 @@ int lft_loader_entry(struct lft_loader *ld, int sw, uint32_t lid, unsigned port,
 		ld->e = ne;
 		ld->cap = cap;
 	}
-	ld->e[ld->n++] = (struct lft_ent){ (uint32_t)sw, (uint16_t)lid, (uint8_t)port };
+	ld->e[ld->n++] = (struct lft_ent){ (uint32_t)sw, (uint16_t)lid, (uint8_t)port, line,
+					   (uint16_t)(col < 65535 ? col : 65535) };
 	if (lid > ld->max_lid)
 		ld->max_lid = lid;
 	return 0;
+}
+
+/*
+ * Fill the table; a (switch, LID) given twice is a warning when both say
+ * the same port and an error when they differ, never a silent last-wins.
+ */
+static int set_entries(struct lft_loader *ld, struct lft *l)
+{
+	size_t bits = (size_t)l->nsw * l->nlids;
+	uint8_t *seen = calloc(bits / 8 + 1, 1);
+	int rc = 0;
+
+	if (!seen)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < ld->n; i++) {
+		const struct lft_ent *e = &ld->e[i];
+		size_t b = (size_t)e->sw * l->nlids + e->lid;
+		uint8_t old = lft_get(l, e->sw, e->lid);
+
+		if (seen[b / 8] & (1u << (b % 8))) {
+			bool same = old == e->port;
+
+			diag_add(ld->dl, same ? DIAG_WARNING : DIAG_ERROR, ld->fname, e->line, e->col,
+				 "LID %u given twice for this switch (%s)", e->lid,
+				 same ? "same port" : "different ports");
+			rc |= !same;
+			if (diag_full(ld->dl))
+				break;
+			continue;
+		}
+		seen[b / 8] |= (uint8_t)(1u << (b % 8));
+		lft_set(l, e->sw, e->lid, e->port);
+	}
+	free(seen);
+	return rc ? -EINVAL : 0;
 }
 
 struct lft *lft_loader_finish(struct lft_loader *ld)
@@ -175,8 +213,11 @@ struct lft *lft_loader_finish(struct lft_loader *ld)
 		goto out;
 	for (uint32_t i = 0; i < ld->t->nswitches; i++)
 		l->have[i] = ld->seen_line[i] != 0;
-	for (uint32_t i = 0; i < ld->n; i++)
-		lft_set(l, ld->e[i].sw, ld->e[i].lid, ld->e[i].port);
+	if (set_entries(ld, l)) {
+		lft_free(l);
+		l = NULL;
+		errno = EINVAL;
+	}
 out:
 	lft_loader_free(ld);
 	return l;

@@ -588,8 +588,18 @@ static int build_lids(struct topo_builder *b, struct topo *t, const uint32_t *ne
 				continue;
 			}
 			top = bp->pi.lid + (1u << bp->pi.lmc) - 1;
-			if (bp->pi.lid > TOPO_MAX_UCAST_LID || top > TOPO_MAX_UCAST_LID) {
+			if (bp->pi.lid > TOPO_MAX_UCAST_LID) {
 				berr(b, &bp->lid_loc, "LID 0x%x is not a unicast LID", bp->pi.lid);
+				continue;
+			}
+			if (top > TOPO_MAX_UCAST_LID) {
+				berr(b, &bp->lid_loc, "the LMC %u range 0x%x-0x%x of LID 0x%x goes beyond "
+				     "the unicast LIDs (0xbfff)", bp->pi.lmc, bp->pi.lid, top, bp->pi.lid);
+				continue;
+			}
+			if (bp->pi.lid & ((1u << bp->pi.lmc) - 1)) {
+				berr(b, &bp->lid_loc, "LID %u is not aligned to its LMC %u range "
+				     "(a multiple of %u)", bp->pi.lid, bp->pi.lmc, 1u << bp->pi.lmc);
 				continue;
 			}
 			if (top > max_lid)

@@ -81,5 +81,15 @@ check "unused override and duplicate job hosts: warnings with file:line" \
 	'grep -q "roles-unknown-guid.roles:1:1: warning: GUID 0x00000000deadbeef is not in the fabric" err &&
 	 grep -q "job-duplicates.job:2:1: warning: host .gpu01. is already in the job" err'
 
+"$FFROUTE" check --topo "$D/lft/3sw.lst" --lft "$D/redteam/lft-dup-lid-in-block.lfts" >/dev/null 2>err
+check "a LID twice in one LFT block: error at the second" \
+	'[ $? -eq 2 ] && grep -q "lft-dup-lid-in-block.lfts:11:1: error: LID 9 given twice" err'
+"$FFROUTE" check --topo "$D/lft/3sw.lst" --lft "$D/redteam/lft-reversed-header.lfts" >/dev/null 2>err
+check "a reversed LID range header: error" '[ $? -eq 2 ] && grep -q "reversed LID range \[9-0\]" err'
+"$FFROUTE" info "$D/redteam/lmc-misaligned.topo" >/dev/null 2>err
+check "a misaligned LMC base: error" '[ $? -eq 2 ] && grep -q "LID 33 is not aligned to its LMC 2 range" err'
+"$FFROUTE" info "$D/redteam/lmc7-range-message.topo" >/dev/null 2>err
+check "an LMC range past 0xbfff: says so" '[ $? -eq 2 ] && grep -q "LMC 7 range 0xbfcc-0xc04b" err'
+
 echo "1..$ntests"
 [ "$failed" -eq 0 ]
