@@ -30,7 +30,7 @@ struct bnode {
 struct bport {
 	struct topo_port_info pi;
 	uint32_t rnode, rport;		/* resolved peer, NO_PEER if none */
-	struct src_loc lid_loc, link_loc;
+	struct src_loc lid_loc, link_loc, guid_loc;
 };
 
 struct blink {
@@ -340,6 +340,8 @@ int topo_builder_set_port(struct topo_builder *b, int node, unsigned port,
 		return -ERANGE;
 	}
 	p = &b->ports[n->port_base + port];
+	if (pi->guid)
+		p->guid_loc = *loc;
 	if (pi->guid && (n->ni.type != TOPO_NODE_SWITCH || port == 0))
 		p->pi.guid = pi->guid;
 	else if (pi->guid && !b->ports[n->port_base].pi.guid)
@@ -663,9 +665,14 @@ static int build_pguid_index(struct topo_builder *b, struct topo *t)
 	for (uint32_t i = 1; i < n; i++) {
 		uint32_t pa = t->pguid_sorted[i - 1], pb = t->pguid_sorted[i];
 
+		int old;
+
 		if (t->port_guid[pa] != t->port_guid[pb])
 			continue;
-		berr(b, NULL, "duplicate port GUID 0x%016llx on \"%s\" and \"%s\"",
+		/* where the second port was given (builder ids are not topo ids) */
+		old = ht_lookup(b, &b->by_guid, t->node_guid[t->port_node[pb]], NULL);
+		berr(b, old >= 0 ? &b->ports[b->nodes[old].port_base + topo_port_num(t, pb)].guid_loc
+			: NULL, "duplicate port GUID 0x%016llx on \"%s\" and \"%s\"",
 		     (unsigned long long)t->port_guid[pa], t->node_desc[t->port_node[pa]],
 		     t->node_desc[t->port_node[pb]]);
 	}

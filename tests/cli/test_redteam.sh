@@ -91,5 +91,9 @@ check "a misaligned LMC base: error" '[ $? -eq 2 ] && grep -q "LID 33 is not ali
 "$FFROUTE" info "$D/redteam/lmc7-range-message.topo" >/dev/null 2>err
 check "an LMC range past 0xbfff: says so" '[ $? -eq 2 ] && grep -q "LMC 7 range 0xbfcc-0xc04b" err'
 
+"$FFROUTE" info "$D/redteam/dup-port-guid-no-location.topo" >/dev/null 2>err
+check "a duplicate port GUID: error at the second port's line" \
+	'[ $? -eq 2 ] && grep -q "dup-port-guid-no-location.topo:60:52: error: duplicate port GUID" err'
+
 echo "1..$ntests"
 [ "$failed" -eq 0 ]
