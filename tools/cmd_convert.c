@@ -160,6 +160,22 @@ static int convert_write(const struct convert_opts *o, const struct topo *t,
 	}
 }
 
+/* .net is lossy where ibsim is: say so on stderr, not only inside the file. */
+static void warn_net_losses(const struct topo *t)
+{
+	struct topo_net_losses l = topo_net_losses(t);
+
+	if (l.guids)
+		fprintf(stderr, "ffroute convert: warning: %u CA port GUID(s) are not node GUID + "
+			"port; ibsim derives them, so they change\n", l.guids);
+	if (l.fast)
+		fprintf(stderr, "ffroute convert: warning: %u link(s) faster than HDR written as "
+			"HDR (ibsim 0.10 stops at HDR)\n", l.fast);
+	if (l.desc)
+		fprintf(stderr, "ffroute convert: warning: %u NodeDescription(s) empty, too long or "
+			"quoted; changed\n", l.desc);
+}
+
 int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct convert_opts o;
@@ -180,6 +196,8 @@ int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
 			return CLI_ERROR;
 		}
 	}
+	if (o.to == FFR_FMT_NET)
+		warn_net_losses(t);
 	rc = cli_out_open(&of, o.out);
 	if (rc) {
 		fprintf(stderr, "ffroute convert: cannot create %s: %s\n", o.out, strerror(-rc));

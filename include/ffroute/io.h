@@ -100,6 +100,12 @@ struct lft *lft_read_file(const char *path, enum ffr_format fmt, const struct to
 
 /** topo_write_net - ibsim .net that ibsim 0.10 loads, GUIDs kept */
 int topo_write_net(const struct topo *t, FILE *fp);
+/** What .net cannot carry: CA port GUIDs other than node GUID + port,
+ *  links faster than HDR, NodeDescriptions empty/long/quoted. */
+struct topo_net_losses {
+	unsigned guids, fast, desc;
+};
+struct topo_net_losses topo_net_losses(const struct topo *t);
 /** topo_write_ibnd - ibnetdiscover-style topology */
 int topo_write_ibnd(const struct topo *t, FILE *fp);
 /** lft_write_osm - opensm-lfts.dump (loadable by OpenSM's file engine) */

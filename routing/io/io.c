@@ -194,6 +194,11 @@ int ffr_load_file(const char *path, char **bufp, size_t *lenp, struct diag_list 
 		len += (size_t)r;
 	}
 	close(fd);
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) {
+		/* a UTF-8 byte-order mark (Windows editors): not part of any dump */
+		memmove(buf, buf + 3, len - 3);
+		len -= 3;
+	}
 	buf[len] = '\0';
 	*bufp = buf;
 	*lenp = len;

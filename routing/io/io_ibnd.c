@@ -89,6 +89,7 @@ struct ibnd_parser {
 	int node;			/* builder handle of the current record */
 	uint8_t type;
 	unsigned nports;
+	bool nports_bad;		/* its header's count was refused */
 	unsigned pend_line, pend_col;	/* an unknown line after the records */
 	char pend_word[32];
 };
@@ -382,6 +383,7 @@ static void parse_header(struct ibnd_parser *ps, struct scan *s, uint8_t type)
 	struct src_loc loc;
 	unsigned ncol;
 	int node, rc;
+	bool bad_count = false;
 
 	ps->state = REC_SKIP;	/* until a node is declared */
 	ps->seen_record = true;
@@ -401,6 +403,7 @@ static void parse_header(struct ibnd_parser *ps, struct scan *s, uint8_t type)
 			text_fail(&ps->r, ncol, "port count %" PRIu64 " out of range (1..%u)", h.nports,
 			     TOPO_MAX_PORTS);
 		h.nports = TOPO_MAX_PORTS;
+		bad_count = true;
 	}
 	scan_ws(s);
 	h.idcol = scan_col(s);
@@ -425,6 +428,7 @@ static void parse_header(struct ibnd_parser *ps, struct scan *s, uint8_t type)
 	ps->node = node;
 	ps->type = type;
 	ps->nports = (unsigned)h.nports;
+	ps->nports_bad = bad_count;
 	if (type == TOPO_NODE_SWITCH) {
 		pi.guid = ps->a.pguid;
 		pi.lid = (uint16_t)h.lid;
@@ -515,6 +519,8 @@ static void parse_port(struct ibnd_parser *ps, struct scan *s)
 	if (!port_ends(ps, s, &pl))
 		return;
 	if (pl.port == 0 || pl.port > ps->nports) {
+		if (ps->nports_bad && pl.port > ps->nports)
+			return;	/* follows from the refused port count, already reported */
 		text_fail(&ps->r, pl.pcol, "port %" PRIu64 " out of range (%s has %u)", pl.port,
 		     type_name(ps->type), ps->nports);
 		return;

@@ -54,7 +54,18 @@ struct lst_link {
 struct lst_node {
 	uint8_t type, nports;
 	unsigned line;
+	uint32_t desc_hash;	/* to notice a node described two ways */
+	uint64_t sysguid;
 };
+
+static uint32_t desc_hash(const char *d)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*d)
+		h = (h ^ (unsigned char)*d++) * 16777619u;
+	return h;
+}
 
 struct lst_ctx {
 	struct text_reader r;
@@ -368,6 +379,10 @@ static int declare(struct lst_ctx *c, const struct lst_end *e)
 				   (unsigned long long)e->guid, e->nports, n->nports, n->line);
 			return -EINVAL;
 		}
+		if (n->desc_hash != desc_hash(e->desc) || n->sysguid != e->sysguid)
+			text_warn(&c->r, e->type_col, "node 0x%016llx has another %s at line %u; "
+				  "the first is kept", (unsigned long long)e->guid,
+				  n->sysguid != e->sysguid ? "SystemGUID" : "NodeDescription", n->line);
 		return h;
 	}
 	ni.type = e->type;
@@ -397,7 +412,8 @@ static int declare(struct lst_ctx *c, const struct lst_end *e)
 		c->nodes = nn;
 		c->cap = cap;
 	}
-	c->nodes[h] = (struct lst_node){ e->type, (uint8_t)e->nports, c->r.lineno };
+	c->nodes[h] = (struct lst_node){ e->type, (uint8_t)e->nports, c->r.lineno,
+					 desc_hash(e->desc), e->sysguid };
 	return h;
 }
 

@@ -475,6 +475,13 @@ static void net_header(struct net_parser *np, const char *line, uint8_t type, si
 			   set[type]);
 		return;
 	}
+	if (type != TOPO_NODE_SWITCH && np->guid[type] > UINT64_MAX - (unsigned)nports) {
+		/* ibsim gives port p the GUID node + p: it would pass 0xffff... and wrap */
+		text_error(&np->r, col_of(line, b - 1), "port GUIDs of \"%s\" (0x%016llx + port) "
+			   "wrap past 0xffffffffffffffff", np->str + id,
+			   (unsigned long long)np->guid[type]);
+		return;
+	}
 	header_desc(e + 1, &d, &dn);
 	if (!node_new(np, type, (unsigned)nports, id, d, dn, col_of(line, b - 1)))
 		return;
@@ -864,6 +871,9 @@ static void net_top_line(struct net_parser *np, const char *line)
 			;
 		if (t != line && (*t == '[' || net_keyword(t)))
 			text_warn(&np->r, 1, "leading blanks: ibsim ignores this line");
+		else if (t == line && *t != '#' && !text_is_blank(line))
+			text_warn(&np->r, 1, "unknown line (keywords are case-sensitive: Switch, Hca, "
+				  "Ca, Rt, ...); ibsim ignores it");
 		return;
 	}
 	if (kw->kind > 0)

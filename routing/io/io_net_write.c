@@ -110,39 +110,53 @@ static bool node_linked(const struct topo *t, uint32_t n)
 	return false;
 }
 
-static void write_header(const struct topo *t, FILE *fp)
+/**
+ * topo_net_losses - what a .net of @t cannot carry (ibsim's own limits)
+ */
+struct topo_net_losses topo_net_losses(const struct topo *t)
 {
-	unsigned fast = 0, lost = 0, desc = 0, ports = 0;
+	struct topo_net_losses l = { 0, 0, 0 };
 
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		const char *d = t->node_desc[n];
 
-		ports += t->node_nports[n] + (t->node_type[n] == TOPO_NODE_SWITCH);
-		desc += !*d || strlen(d) > NET_DESC_MAX || strpbrk(d, "\"\r\n");
+		l.desc += !*d || strlen(d) > NET_DESC_MAX || strpbrk(d, "\"\r\n");
 		for (unsigned pn = 1; t->node_type[n] != TOPO_NODE_SWITCH &&
 		     pn <= t->node_nports[n]; pn++) {
 			uint64_t g = t->port_guid[topo_port(t, n, pn)];
 
-			lost += g && g != t->node_guid[n] + pn;
+			l.guids += g && g != t->node_guid[n] + pn;
 		}
 		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
-			fast += t->port_remote[p] != TOPO_NONE && p < t->port_remote[p] &&
-				t->port_speed[p] > TOPO_SPEED_HDR && t->port_speed[p] < TOPO_SPEED_COUNT;
+			l.fast += t->port_remote[p] != TOPO_NONE && p < t->port_remote[p] &&
+				  t->port_speed[p] > TOPO_SPEED_HDR &&
+				  t->port_speed[p] < TOPO_SPEED_COUNT;
 	}
+	return l;
+}
+
+static void write_header(const struct topo *t, FILE *fp)
+{
+	struct topo_net_losses l = topo_net_losses(t);
+	unsigned ports = 0;
+
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		ports += t->node_nports[n] + (t->node_type[n] == TOPO_NODE_SWITCH);
 	fprintf(fp, "# ibsim .net written by ffroute: %u switches, %u CAs, %u routers, %u links\n"
 		"# Node, system and CA port GUIDs (node GUID + port) and NodeDescriptions are\n"
 		"# explicit; w=/s=/e= give each link's width/speed.  No LIDs: OpenSM assigns them.\n",
 		t->nswitches, t->ncas, t->nrouters, t->nlinks);
 	if (t->nnodes > 2048 || t->nswitches > 256 || ports > 13312)
 		fprintf(fp, "# run as: ibsim -N %u -S %u -P %u\n", t->nnodes, t->nswitches, ports);
-	if (fast)
+	if (l.fast)
 		fprintf(fp, "# %u links faster than HDR written as HDR (ibsim 0.10 stops at HDR)\n",
-			fast);
-	if (lost)
-		fprintf(fp, "# %u port GUIDs not kept: ibsim gives CA port p node GUID + p\n", lost);
-	if (desc)
+			l.fast);
+	if (l.guids)
+		fprintf(fp, "# %u port GUIDs not kept: ibsim gives CA port p node GUID + p\n",
+			l.guids);
+	if (l.desc)
 		fprintf(fp, "# %u NodeDescriptions changed (empty, over %u bytes or with quotes)\n",
-			desc, NET_DESC_MAX);
+			l.desc, NET_DESC_MAX);
 }
 
 /**

@@ -207,7 +207,16 @@ void topo_builder_free(struct topo_builder *b)
 	free(b);
 }
 
+static void bdiag(struct topo_builder *b, enum diag_level lvl, const struct src_loc *loc,
+		  const char *fmt, va_list ap)
+{
+	diag_vadd(b->dl, lvl, loc ? loc->file : NULL, loc ? loc->line : 0, loc ? loc->col : 0,
+		  fmt, ap);
+}
+
 static void berr(struct topo_builder *b, const struct src_loc *loc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void bwarn(struct topo_builder *b, const struct src_loc *loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static void berr(struct topo_builder *b, const struct src_loc *loc, const char *fmt, ...)
@@ -215,14 +224,36 @@ static void berr(struct topo_builder *b, const struct src_loc *loc, const char *
 	va_list ap;
 
 	va_start(ap, fmt);
-	diag_vadd(b->dl, DIAG_ERROR, loc ? loc->file : NULL, loc ? loc->line : 0,
-		  loc ? loc->col : 0, fmt, ap);
+	bdiag(b, DIAG_ERROR, loc, fmt, ap);
+	va_end(ap);
+}
+
+static void bwarn(struct topo_builder *b, const struct src_loc *loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bdiag(b, DIAG_WARNING, loc, fmt, ap);
 	va_end(ap);
 }
 
 static const char *type_name(unsigned type)
 {
 	return type == TOPO_NODE_SWITCH ? "switch" : type == TOPO_NODE_ROUTER ? "router" : "CA";
+}
+
+/* Terminal control bytes (ESC sequences, BEL) in a description would reach
+ * every report; replace them in place.  True if any was found. */
+static bool tame_controls(char *s)
+{
+	bool found = false;
+
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f) {
+			*s = '?';
+			found = true;
+		}
+	return found;
 }
 
 int topo_builder_add_node(struct topo_builder *b, const struct topo_node_info *ni,
@@ -275,6 +306,8 @@ int topo_builder_add_node(struct topo_builder *b, const struct topo_node_info *n
 	n->name_off = ni->name && ni->name[0] ? add_str(b, ni->name) : NO_STR;
 	if (b->oom)
 		goto oom;
+	if (tame_controls(b->strs + n->desc_off))
+		bwarn(b, loc, "control characters in the NodeDescription, shown as '?'");
 	n->ni.desc = n->ni.name = NULL;
 	n->port_base = b->nports;
 	n->loc = *loc;
@@ -357,6 +390,9 @@ int topo_builder_set_port(struct topo_builder *b, int node, unsigned port,
 		/* a switch has one LID, that of port 0 */
 		struct bport *lp = n->ni.type == TOPO_NODE_SWITCH ? &b->ports[n->port_base] : p;
 
+		if (lp->pi.lid && lp->pi.lid != pi->lid)
+			bwarn(b, loc, "LID %u here but LID %u at line %u; using LID %u", pi->lid,
+			      lp->pi.lid, lp->lid_loc.line, pi->lid);
 		lp->pi.lid = pi->lid;
 		lp->pi.lmc = pi->lmc;
 		lp->lid_loc = *loc;
@@ -435,8 +471,14 @@ static bool connect_end(struct topo_builder *b, uint32_t na, unsigned pa, uint32
 			p->pi.speed = l->speed;
 		return true;
 	}
-	if (p->rnode == nb && p->rport == pb)
-		return true;	/* the same link, seen again */
+	if (p->rnode == nb && p->rport == pb) {
+		/* the same link, seen again (from its other end): both must agree */
+		if ((l->width && p->pi.width && l->width != p->pi.width) ||
+		    (l->speed && p->pi.speed && l->speed != p->pi.speed))
+			bwarn(b, &l->loc, "link width/speed differs from line %u (its other end); "
+			      "keeping line %u's", p->link_loc.line, p->link_loc.line);
+		return true;
+	}
 	berr(b, &l->loc, "port %u of %s is already cabled to port %u of %s (line %u)", pa,
 	     node_label(b, na, la, sizeof(la)), p->rport, node_label(b, p->rnode, lb, sizeof(lb)),
 	     p->link_loc.line);

@@ -10,7 +10,10 @@
 #   zone=32767 in a role file makes one more zone, not 32,768;
 #   a LID-less topology with real LFTs is an input error, not a PASS;
 #   a write error on standard output is exit 2; undefined ratios are null;
-#   declared ports are bounded (TOPO_MAX_PORT_SLOTS), whatever the input says.
+#   declared ports are bounded (TOPO_MAX_PORT_SLOTS), whatever the input says;
+#   inputs that disagree with themselves (a port's LID, a node's description,
+#   a link's speed from its two ends) warn; .net losses are warned on stderr;
+#   a UTF-8 BOM is skipped; control bytes in descriptions never reach output.
 : "${FFROUTE:?FFROUTE not set}"
 : "${top_srcdir:?top_srcdir not set}"
 D=$top_srcdir/tests/data
@@ -94,6 +97,37 @@ check "an LMC range past 0xbfff: says so" '[ $? -eq 2 ] && grep -q "LMC 7 range 
 "$FFROUTE" info "$D/redteam/dup-port-guid-no-location.topo" >/dev/null 2>err
 check "a duplicate port GUID: error at the second port's line" \
 	'[ $? -eq 2 ] && grep -q "dup-port-guid-no-location.topo:60:52: error: duplicate port GUID" err'
+
+R=$D/redteam
+"$FFROUTE" info "$R/bom.lst" >bom.out 2>err && tail -c +4 "$R/bom.lst" >nobom.lst &&
+	"$FFROUTE" info nobom.lst >nobom.out
+check "a UTF-8 BOM is skipped: the same fabric as without it" \
+	'[ -s bom.out ] && sed 1d bom.out >a && sed 1d nobom.out >b && cmp -s a b && [ ! -s err ]'
+"$FFROUTE" info "$R/net-unknown-header.net" >/dev/null 2>err
+check ".net: an unknown (case-mismatched) header line warns at its line" \
+	'grep -q "net-unknown-header.net:4:1: warning: unknown line (keywords are case-sensitive" err'
+"$FFROUTE" info "$R/net-caguid-wrap.net" >/dev/null 2>err
+check ".net: CA port GUIDs wrapping past 2^64 are an error" \
+	'[ $? -eq 2 ] && grep -q "net-caguid-wrap.net:6:7: error: port GUIDs of \"h1\" (0xfffffffffffffffe + port) wrap" err'
+"$FFROUTE" info "$R/lst-conflicting-lid.lst" >/dev/null 2>err
+check ".lst: one port given two LIDs warns" \
+	'grep -q "lst-conflicting-lid.lst:10:335: warning: LID 49 here but LID 4 at line 1" err'
+"$FFROUTE" info "$R/lst-conflicting-desc.lst" >/dev/null 2>err
+check ".lst: one node given two descriptions warns" \
+	'grep -q "lst-conflicting-desc.lst:10:177: warning: node 0x0002c90000100000 has another NodeDescription at line 1" err'
+"$FFROUTE" info "$R/link-speed-conflict.topo" >/dev/null 2>err
+check "a link whose two ends disagree on its speed warns" \
+	'grep -q "link-speed-conflict.topo:53:21: warning: link width/speed differs from line 28" err'
+"$FFROUTE" check --topo "$R/text-escape.topo" --lft "$R/text-escape.lfts" >out 2>err
+check "control bytes in a NodeDescription never reach the report" \
+	'grep -q "black hole" out && ! tr -d "\n\t" <out | LC_ALL=C grep -q "[[:cntrl:]]" &&
+	 grep -q "text-escape.topo:35:1: warning: control characters" err'
+"$FFROUTE" info "$R/p255-cascade.topo" >/dev/null 2>err
+check "a refused port count gives no follow-on errors for its port lines" \
+	'[ $(grep -c error: err) -eq 2 ] && ! grep -q "switch has 254" err'
+"$FFROUTE" convert --to net -o x.net "$D/real/ufm_sdk_3.0__small_topo_file" 2>err
+check "convert to .net warns on stderr about port GUIDs it cannot keep" \
+	'grep -q "warning: 13 CA port GUID(s) are not node GUID + port" err'
 
 echo "1..$ntests"
 [ "$failed" -eq 0 ]
