@@ -21,7 +21,7 @@ const char cmd_classify_help[] =
 	"zones (frames), rails, hosts, roles, port directions and port groups, with\n"
 	"counts, and the reasons for a refusal.  Exit 0 routable, 1 refused, 2 bad input.\n"
 	"\n"
-	"  -f, --format F   topology format (default: detected)\n"
+	"  -f, --format F   topology format (default: detected); also --topo-format\n"
 	"  -r, --roles F    override file: GUID|/REGEX/ ROLE [zone=Z] [rail=R] [level=L]\n"
 	"  -j, --json       JSON output\n"
 	"  -n, --nodes      list every node (switch: level, zone, rail; CA: role, host)\n";
@@ -121,7 +121,8 @@ static void print_json(const struct topo *t, const struct cls *c, const struct c
 int cmd_classify(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct option lopts[] = {
-		{ "format", required_argument, NULL, 'f' }, { "roles", required_argument, NULL, 'r' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "topo-format", required_argument, NULL, 'f' }, { "roles", required_argument, NULL, 'r' },
 		{ "json", no_argument, NULL, 'j' }, { "nodes", no_argument, NULL, 'n' },
 		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};

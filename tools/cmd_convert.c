@@ -22,7 +22,7 @@
 #include "cli.h"
 
 const char cmd_convert_help[] =
-	"usage: ffroute convert [--from FMT] --to FMT -o OUT TOPO\n"
+	"usage: ffroute convert [--from FMT] --to FMT [--lossy] -o OUT TOPO\n"
 	"       ffroute convert [--from FMT] --lft LFTFILE [--lft-format FMT] --to FMT -o OUT TOPO\n"
 	"\n"
 	"Convert a topology (first form; --to net or ibnetdiscover) or the forwarding\n"
@@ -32,13 +32,15 @@ const char cmd_convert_help[] =
 	"\n"
 	"Options:\n"
 	"  -F, --from FMT        read TOPO as FMT (ibnetdiscover, ibnetdiscover-ports,\n"
-	"                        net, lst); default: detect\n"
+	"                        net, lst); default: detect; also --topo-format\n"
 	"  -t, --to FMT          output format: net, ibnetdiscover (topology) or\n"
 	"                        opensm-lfts, ibroute (with --lft)\n"
 	"  -l, --lft LFTFILE     convert these forwarding tables instead of TOPO\n"
 	"  -L, --lft-format FMT  read LFTFILE as FMT (opensm-lfts, fdbs, ibroute);\n"
 	"                        default: detect\n"
 	"  -o, --output OUT      output file; '-' is stdout\n"
+	"      --lossy           --to net even where ibsim cannot keep port or system\n"
+	"                        GUIDs (refused otherwise)\n"
 	"  -h, --help            print this help\n";
 
 const char cmd_cmp_help[] =
@@ -59,6 +61,7 @@ struct convert_opts {
 	const char *lft_path;
 	const char *out;
 	const char *topo_path;
+	bool lossy;		/* --lossy: .net may change identities */
 };
 
 /* ---- convert --------------------------------------------------------------- */
@@ -107,6 +110,9 @@ static int convert_opt(const struct cli_cmd *cmd, int c, char **argv, struct con
 	case 'o':
 		o->out = optarg;
 		return 0;
+	case 'Y':
+		o->lossy = true;
+		return 0;
 	case 'h':
 		cli_help(cmd, stdout);
 		return -1;
@@ -119,10 +125,12 @@ static int convert_parse(const struct cli_cmd *cmd, int argc, char **argv, struc
 {
 	static const struct option longopts[] = {
 		{ "from", required_argument, NULL, 'F' },
+		{ "topo-format", required_argument, NULL, 'F' },
 		{ "to", required_argument, NULL, 't' },
 		{ "lft", required_argument, NULL, 'l' },
 		{ "lft-format", required_argument, NULL, 'L' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "lossy", no_argument, NULL, 'Y' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -160,20 +168,46 @@ static int convert_write(const struct convert_opts *o, const struct topo *t,
 	}
 }
 
-/* .net is lossy where ibsim is: say so on stderr, not only inside the file. */
-static void warn_net_losses(const struct topo *t)
+/*
+ * .net is lossy where ibsim is.  Identities (port and system GUIDs) are
+ * refused unless --lossy; a derived port GUID that belongs to another node
+ * is refused always (ibsim would run a fabric with a duplicate GUID).
+ * Returns 0 to go on.
+ */
+static int net_losses(const struct convert_opts *o, const struct topo *t)
 {
 	struct topo_net_losses l = topo_net_losses(t);
+	const char *lvl = o->lossy ? "warning" : "error";
 
+	if (l.clashes) {
+		fprintf(stderr, "ffroute convert: error: %u port GUID(s) would be given twice "
+			"(ibsim gives CA port p node GUID + p)\n", l.clashes);
+		return -1;
+	}
 	if (l.guids)
-		fprintf(stderr, "ffroute convert: warning: %u CA port GUID(s) are not node GUID + "
-			"port; ibsim derives them, so they change\n", l.guids);
+		fprintf(stderr, "ffroute convert: %s: %u CA port GUID(s) are not node GUID + port; "
+			".net cannot keep them (ibsim derives them)\n", lvl, l.guids);
+	if (l.nclashes)
+		fprintf(stderr, "ffroute convert: %s: %u derived CA port GUID(s) are another "
+			"node's GUID\n", lvl, l.nclashes);
+	if (l.sysguids)
+		fprintf(stderr, "ffroute convert: %s: %u node(s) without a system GUID; ibsim "
+			"would use the node GUID\n", lvl, l.sysguids);
+	if ((l.guids || l.nclashes || l.sysguids) && !o->lossy) {
+		fprintf(stderr, "ffroute convert: the .net would describe other identities; "
+			"--lossy converts anyway\n");
+		return -1;
+	}
 	if (l.fast)
 		fprintf(stderr, "ffroute convert: warning: %u link(s) faster than HDR written as "
 			"HDR (ibsim 0.10 stops at HDR)\n", l.fast);
+	if (l.unknown)
+		fprintf(stderr, "ffroute convert: warning: %u link(s) of unknown width or speed "
+			"written as ibsim's default\n", l.unknown);
 	if (l.desc)
 		fprintf(stderr, "ffroute convert: warning: %u NodeDescription(s) empty, too long or "
 			"quoted; changed\n", l.desc);
+	return 0;
 }
 
 int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
@@ -196,8 +230,10 @@ int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
 			return CLI_ERROR;
 		}
 	}
-	if (o.to == FFR_FMT_NET)
-		warn_net_losses(t);
+	if (o.to == FFR_FMT_NET && net_losses(&o, t)) {
+		topo_free(t);
+		return CLI_ERROR;
+	}
 	rc = cli_out_open(&of, o.out);
 	if (rc) {
 		fprintf(stderr, "ffroute convert: cannot create %s: %s\n", o.out, strerror(-rc));

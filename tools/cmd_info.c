@@ -35,7 +35,8 @@ const char cmd_info_help[] =
 	"\n"
 	"Options:\n"
 	"  -f, --format FMT  read FILE as FMT (ibnetdiscover, ibnetdiscover-ports,\n"
-	"                    net, lst); default: detect from the contents\n"
+	"                    net, lst); default: detect from the contents;\n"
+	"                    also --topo-format\n"
 	"  -j, --json        print one JSON object instead of text\n"
 	"  -h, --help        print this help\n";
 
@@ -402,6 +403,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct i
 {
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "topo-format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },

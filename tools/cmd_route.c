@@ -35,7 +35,7 @@ const char cmd_route_help[] =
 	"  opensm-sl2vl.dump   SL2VL per port, only when VLs are used\n"
 	"\n"
 	"  -o, --output DIR    output directory (created if missing)\n"
-	"  -f, --format F      topology format (default: detected)\n"
+	"  -f, --format F      topology format (default: detected); also --topo-format\n"
 	"  -r, --roles F       classification overrides (see ffroute classify)\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
@@ -73,6 +73,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 {
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
+		{ "topo-format", required_argument, NULL, 'f' },
 		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
 		{ "vl-limit", required_argument, NULL, OPT_VL },
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },

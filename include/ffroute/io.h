@@ -100,10 +100,13 @@ struct lft *lft_read_file(const char *path, enum ffr_format fmt, const struct to
 
 /** topo_write_net - ibsim .net that ibsim 0.10 loads, GUIDs kept */
 int topo_write_net(const struct topo *t, FILE *fp);
-/** What .net cannot carry: CA port GUIDs other than node GUID + port,
- *  links faster than HDR, NodeDescriptions empty/long/quoted. */
+/** What .net cannot carry: CA port GUIDs other than node GUID + port (and
+ *  how many of the derived ones ibsim would give twice, or that are another
+ *  node's GUID), unknown system GUIDs (ibsim uses the node GUID), links
+ *  faster than HDR or of unknown width/speed, NodeDescriptions
+ *  empty/long/quoted. */
 struct topo_net_losses {
-	unsigned guids, fast, desc;
+	unsigned guids, clashes, nclashes, sysguids, fast, unknown, desc;
 };
 struct topo_net_losses topo_net_losses(const struct topo *t);
 /** topo_write_ibnd - ibnetdiscover-style topology */

@@ -213,7 +213,8 @@ static void no_format(struct diag_list *dl, const char *fname, const char *what)
 {
 	diag_add(dl, DIAG_ERROR, fname, 0, 0,
 		 "cannot tell the %s format (not ibnetdiscover, .net, .lst, opensm-lfts, "
-		 ".fdbs or ibroute); name it with --format", what);
+		 ".fdbs or ibroute); name it with --%s-format", what,
+		 *what == 't' ? "topo" : "lft");
 }
 
 struct topo *topo_read_buf(const char *buf, size_t len, const char *fname, enum ffr_format fmt,

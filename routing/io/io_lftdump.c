@@ -44,6 +44,8 @@ struct dump_rd {
 	unsigned entries;
 	bool noted_mcast, in_mcast;
 	unsigned open_line;	/* header line of a block without its footer yet */
+	uint32_t blk_lo, blk_hi;	/* LID range its header announced */
+	bool noted_range;	/* a LID outside it was reported for this block */
 	/* .fdbs: the current switch header, bound lazily (fdbs_bind) */
 	enum { HDR_NONE, HDR_BAD, HDR_OK } hdr;
 	uint64_t hguid;
@@ -109,6 +111,9 @@ static void unicast_header(struct dump_rd *rd, struct scan *s)
 	col = scan_col(s);
 	if (scan_guid(rd, s, &guid))
 		return;
+	rd->blk_lo = (uint32_t)lo;
+	rd->blk_hi = (uint32_t)hi;
+	rd->noted_range = false;
 	rd->sw = lft_loader_switch(rd->ld, guid, rd->r.lineno, col);
 	if (rd->sw < 0)
 		rd->sw = SW_SKIP;
@@ -222,6 +227,12 @@ static void lid_port_line(struct dump_rd *rd, struct scan *s)
 		else if (scan_dest(rd, s, &dest))
 			return;
 	}
+	if (rd->sw >= 0 && (lid < rd->blk_lo || lid > rd->blk_hi) && !rd->noted_range) {
+		/* a header that announces less than the block holds: cut, or edited */
+		text_warn(&rd->r, lid_col, "LID %u is outside the range [%u-%u] of this block's "
+			  "header (line %u)", lid, rd->blk_lo, rd->blk_hi, rd->open_line);
+		rd->noted_range = true;
+	}
 	add_entry(rd, rd->sw, lid, port, dest, lid_col);
 }
 
@@ -296,7 +307,7 @@ static void lfts_line(struct dump_rd *rd, const char *line)
 		   (scan_lit(&s, "Lid ") || scan_lit(&s, "Port ") || scan_lit(&s, "***"))) {
 		/* column titles; dump_lfts' "*** WARNING ***" trailer */
 	} else {
-		text_error(&rd->r, scan_col(&s), "unrecognised line in a %s dump",
+		text_error(&rd->r, scan_col(&s), "unrecognised line in an %s dump",
 			   rd->kind == DUMP_OSM ? "opensm-lfts" : "ibroute");
 	}
 }

@@ -4,7 +4,9 @@
  * are in io_net.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <ffroute/io.h>
@@ -110,28 +112,70 @@ static bool node_linked(const struct topo *t, uint32_t n)
 	return false;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Port GUIDs ibsim would give twice: switch GUIDs and node GUID + p of
+ * every CA and router port (a dual-port HCA whose node GUID is its port 1
+ * GUID, next to another one, is the usual case).  UINT_MAX: no memory. */
+static unsigned derived_clashes(const struct topo *t)
+{
+	uint64_t *g = malloc((t->nports + 1) * sizeof(*g));
+	unsigned dup = 0;
+	size_t k = 0;
+
+	if (!g)
+		return UINT_MAX;
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		if (t->node_type[n] == TOPO_NODE_SWITCH)
+			g[k++] = t->node_guid[n];
+		else
+			for (unsigned pn = 1; pn <= t->node_nports[n]; pn++)
+				g[k++] = t->node_guid[n] + pn;
+	}
+	qsort(g, k, sizeof(*g), cmp_u64);
+	for (size_t i = 1; i < k; i++)
+		dup += g[i] == g[i - 1];
+	free(g);
+	return dup;
+}
+
 /**
  * topo_net_losses - what a .net of @t cannot carry (ibsim's own limits)
  */
 struct topo_net_losses topo_net_losses(const struct topo *t)
 {
-	struct topo_net_losses l = { 0, 0, 0 };
+	struct topo_net_losses l = { 0 };
 
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		const char *d = t->node_desc[n];
 
 		l.desc += !*d || strlen(d) > NET_DESC_MAX || strpbrk(d, "\"\r\n");
+		l.sysguids += !t->node_sysguid[n];
 		for (unsigned pn = 1; t->node_type[n] != TOPO_NODE_SWITCH &&
 		     pn <= t->node_nports[n]; pn++) {
-			uint64_t g = t->port_guid[topo_port(t, n, pn)];
+			uint64_t g = t->port_guid[topo_port(t, n, pn)], ng = t->node_guid[n] + pn;
 
-			l.guids += g && g != t->node_guid[n] + pn;
+			if (!g || g == ng)
+				continue;
+			l.guids++;
 		}
-		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
-			l.fast += t->port_remote[p] != TOPO_NONE && p < t->port_remote[p] &&
-				  t->port_speed[p] > TOPO_SPEED_HDR &&
+		for (unsigned pn = 1; t->node_type[n] != TOPO_NODE_SWITCH &&
+		     pn <= t->node_nports[n]; pn++)
+			l.nclashes += topo_find_guid(t, t->node_guid[n] + pn) != TOPO_NONE;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			if (t->port_remote[p] == TOPO_NONE || p > t->port_remote[p])
+				continue;
+			l.fast += t->port_speed[p] > TOPO_SPEED_HDR &&
 				  t->port_speed[p] < TOPO_SPEED_COUNT;
+			l.unknown += !t->port_speed[p] || !topo_width_valid(t->port_width[p]);
+		}
 	}
+	l.clashes = derived_clashes(t);
 	return l;
 }
 

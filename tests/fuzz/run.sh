@@ -25,9 +25,19 @@ seed lst "$src"/tests/data/lst/* "$real"/*.lst
 seed osm_lfts "$src"/tests/data/lft/*
 seed fdbs "$src"/tests/data/lft/* "$real"/*.fdbs
 seed ibroute "$src"/tests/data/lft/*
+# check: "topology, %%, tables" pairs that bind
+pair() { # pair NAME TOPO LFT
+	mkdir -p "$work/check"
+	[ -f "$2" ] && [ -f "$3" ] && { cat "$2"; echo "%%"; cat "$3"; } >"$work/check/$1"
+}
+pair tiny "$src"/tests/data/cli/tiny.topo "$src"/tests/data/cli/tiny.lfts
+for f in "$src"/tests/data/lft/*.lfts "$src"/tests/data/lft/*.fdbs "$src"/tests/data/lft/*.ibr*; do
+	pair "3sw-$(basename "$f")" "$src"/tests/data/lft/3sw.lst "$f"
+done
+pair ibutils "$real"/ibutils__subnet.lst "$real"/ibutils__osm.fdbs
 
 status=0
-for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute; do
+for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check; do
 	bin=$build/tests/fuzz/fuzz_$t
 	[ -x "$bin" ] || { echo "fuzz_$t: not built (configure CC=clang --enable-fuzz)"; exit 1; }
 	# seed inputs that are huge slow the run down; cap the size

@@ -24,18 +24,8 @@ sim_plugin_env "$plugdir"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
 
-# ibsim with a console on a FIFO; fd 3 stays open so ibsim never reads EOF
-mkfifo "$SIM_DIR/console" || fail "mkfifo"
-IBSIM_SOCKNAME="ffr$$_$(date +%s%N | cut -c10-16)"
-export IBSIM_SOCKNAME
-ibsim -s "$top_srcdir/fabrics/demo/mini.net" <"$SIM_DIR/console" >"$SIM_DIR/ibsim.log" 2>&1 &
-SIM_PID=$!
-exec 3>"$SIM_DIR/console"
-i=0
-until grep -q "simulator ready" "$SIM_DIR/ibsim.log" 2>/dev/null; do
-	i=$((i + 1)); [ $i -gt 100 ] && fail "ibsim did not start"; sleep 0.1
-done
-sim_cmd() { echo "$*" >&3; sleep 0.5; }
+sim_start_console "$top_srcdir/fabrics/demo/mini.net" || fail "ibsim did not start"
+sim_cmd() { sim_console "$@"; sleep 0.5; }
 
 vg=
 [ -n "${VALGRIND:-}" ] && vg="valgrind --leak-check=full --show-leak-kinds=definite --log-file=$SIM_DIR/vg.%p"

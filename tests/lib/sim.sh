@@ -6,6 +6,8 @@
 #   sim_workdir            make $SIM_DIR (removed on exit, even on failure)
 #   sim_start NETFILE      start ibsim in the background with its own
 #                          IBSIM_SOCKNAME; sets SIM_PID
+#   sim_start_console NETFILE, sim_console CMD
+#                          the same with ibsim's console on a FIFO (fd 3)
 #   sim_run CMD ...        run a umad client (LD_PRELOAD umad2sim)
 #   sim_opensm [ARGS]      one OpenSM sweep (-o) with dumps in $SIM_DIR/dump,
 #                          log in $SIM_DIR/opensm.log; extra lines for the
@@ -49,7 +51,29 @@ sim_start() {
 	export IBSIM_SOCKNAME
 	ibsim -s -n "$@" "$net" >"$SIM_DIR/ibsim.log" 2>&1 &
 	SIM_PID=$!
-	# wait until the simulator listens (it prints the fabric summary first)
+	sim_wait_ready
+}
+
+# sim_start_console NETFILE: as sim_start, with ibsim's console fed from the
+# FIFO $SIM_DIR/console, held open on fd 3 (so ibsim never reads EOF);
+# sim_console CMD sends it a command (Unlink, ReLink, ...).
+sim_start_console() {
+	rm -f "$SIM_DIR/console"
+	mkfifo "$SIM_DIR/console" || return 1
+	IBSIM_SOCKNAME="ffr$$_$(date +%s%N | cut -c10-16)"
+	export IBSIM_SOCKNAME
+	ibsim -s "$1" <"$SIM_DIR/console" >"$SIM_DIR/ibsim.log" 2>&1 &
+	SIM_PID=$!
+	exec 3>"$SIM_DIR/console"
+	sim_wait_ready
+}
+
+sim_console() {
+	echo "$*" >&3
+}
+
+# wait until the simulator listens (it prints the fabric summary first)
+sim_wait_ready() {
 	i=0
 	while [ $i -lt 100 ]; do
 		if ! kill -0 "$SIM_PID" 2>/dev/null; then

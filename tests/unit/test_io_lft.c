@@ -365,7 +365,7 @@ static void test_bad_lft(void **state)
 	expect_bad(osm_lfts_read, f.t, "b.lfts", OSM_HDR "0xC000 001 # x\n",
 		   "b.lfts:2:1: error: LID 0xc000 is not a unicast LID");
 	expect_bad(osm_lfts_read, f.t, "b.lfts", OSM_HDR "hello\n",
-		   "b.lfts:2:1: error: unrecognised line in a opensm-lfts dump");
+		   "b.lfts:2:1: error: unrecognised line in an opensm-lfts dump");
 	expect_bad(osm_lfts_read, f.t, "b.lfts", "0x0004 001 # x\n",
 		   "b.lfts:1:1: error: forwarding entry before any switch header");
 	expect_bad(osm_lfts_read, f.t, "b.lfts", "Unicast lids [0-9] of switch Lid 1 ('x'):\n",
@@ -401,7 +401,7 @@ static void test_bad_lft(void **state)
 		   IBR_HDR "0x0004 001 : (Switch portguid 0xzz: 'x')\n",
 		   "b.ibr:4:31: error: expected a GUID (0x...)");
 	expect_bad(ibroute_read, f.t, "b.ibr", IBR_HDR "some garbage\n",
-		   "b.ibr:4:1: error: unrecognised line in a ibroute dump");
+		   "b.ibr:4:1: error: unrecognised line in an ibroute dump");
 	fab_free(&f);
 }
 
