@@ -326,27 +326,6 @@ static int load(const struct check_input *in, struct check_run *run, struct diag
 	return rc;
 }
 
-/*
- * Checking nothing is not a pass: no switch table bound to the fabric, or a
- * fabric without LIDs (a .net file: LIDs come from an SM), is an input error.
- */
-static int something_to_check(const struct check_run *run, struct diag_list *dl)
-{
-	uint32_t tables = 0, lids = 0;
-
-	for (uint32_t s = 0; s < run->l->nsw; s++)
-		tables += run->l->have[s] != 0;
-	for (uint32_t lid = 1; lid <= run->t->max_lid; lid++)
-		lids += run->t->lid_port[lid] != TOPO_NONE;
-	if (!tables)
-		diag_add(dl, DIAG_ERROR, run->label, 0, 0, "no forwarding table belongs to a switch "
-			 "of this fabric (switch GUIDs differ?): nothing to check");
-	else if (!lids)
-		diag_add(dl, DIAG_ERROR, run->label, 0, 0, "the fabric has no LIDs (a .net file has "
-			 "none: use the SM's dump, e.g. opensm-subnet.lst): nothing to check");
-	return tables && lids ? 0 : -EINVAL;
-}
-
 int check_run(const struct check_input *in, const struct chk_opts *o, struct check_run *run,
 	      struct diag_list *dl)
 {
@@ -356,7 +335,7 @@ int check_run(const struct check_input *in, const struct chk_opts *o, struct che
 	memset(run, 0, sizeof(*run));
 	rc = load(in, run, dl);
 	if (!rc)
-		rc = something_to_check(run, dl);
+		rc = cli_lft_bound(run->t, run->l, run->label, dl);
 	if (!rc)
 		rc = cls_classify(run->t, &run->roles, &run->c);
 	if (!rc)

@@ -111,6 +111,10 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
  * Return: the tables, or NULL (diagnostics printed).
  */
 struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t);
+/** cli_lft_bound - 0 if @l has a table of @t's switches and @t has LIDs;
+ *  else an error in @dl (label: @label) and -EINVAL */
+int cli_lft_bound(const struct topo *t, const struct lft *l, const char *label,
+		  struct diag_list *dl);
 
 struct cls_overrides;
 /** cli_load_overrides - read a classification override file; 0 or -errno (printed) */

@@ -224,8 +224,15 @@ int cmd_convert(const struct cli_cmd *cmd, int argc, char **argv)
 	if (!t)
 		return CLI_ERROR;
 	if (o.lft_path) {
+		struct diag_list dl;
+
 		l = cli_load_lft(o.lft_path, o.lft_fmt, t);
-		if (!l) {
+		diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+		rc = l ? cli_lft_bound(t, l, o.lft_path, &dl) : -EINVAL;
+		diag_print(&dl, stderr);
+		diag_free(&dl);
+		if (rc) {
+			lft_free(l);
 			topo_free(t);
 			return CLI_ERROR;
 		}

@@ -220,6 +220,39 @@ struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct top
 	return l;
 }
 
+/*
+ * Tables that mean nothing are an input error, not a result: none bound to
+ * a switch of the fabric, or a fabric without LIDs (a .net file: LIDs come
+ * from an SM).  Entries for LIDs the fabric lacks are warned about.
+ */
+int cli_lft_bound(const struct topo *t, const struct lft *l, const char *label,
+		  struct diag_list *dl)
+{
+	uint32_t tables = 0, lids = 0;
+	uint64_t stray = 0;
+
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+		lids += t->lid_port[lid] != TOPO_NONE;
+	for (uint32_t s = 0; s < l->nsw; s++) {
+		if (!l->have[s])
+			continue;
+		tables++;
+		for (uint32_t lid = 1; lid < l->nlids; lid++)
+			stray += lft_get(l, s, lid) != LFT_NONE &&
+				 (lid > t->max_lid || t->lid_port[lid] == TOPO_NONE);
+	}
+	if (!tables)
+		diag_add(dl, DIAG_ERROR, label, 0, 0, "no forwarding table belongs to a switch "
+			 "of this fabric (switch GUIDs differ?)");
+	else if (!lids)
+		diag_add(dl, DIAG_ERROR, label, 0, 0, "the fabric has no LIDs (a .net file has "
+			 "none: use the SM's dump, e.g. opensm-subnet.lst)");
+	else if (stray)
+		diag_add(dl, DIAG_WARNING, label, 0, 0, "%llu table entries name LIDs the fabric "
+			 "does not have", (unsigned long long)stray);
+	return tables && lids ? 0 : -EINVAL;
+}
+
 /* "ffroute help [COMMAND]" */
 static int help_command(int argc, char **argv)
 {

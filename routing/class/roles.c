@@ -385,6 +385,9 @@ static void job_line(struct text_reader *rd, struct job_ctx *j)
 		if (node == TOPO_NONE || j->t->node_type[node] != TOPO_NODE_CA)
 			text_error(rd, col, node == TOPO_NONE ? "no CA with GUID 0x%016llx"
 				   : "GUID 0x%016llx is not a CA", (unsigned long long)guid);
+		else if (topo_is_sharp_an(j->t, node))
+			text_warn(rd, col, "0x%016llx is a SHARP aggregation node, not a host: "
+				  "left out of the job", (unsigned long long)guid);
 		else if (!job_add(j, node))
 			text_warn(rd, col, "CA 0x%016llx is already in the job",
 				  (unsigned long long)guid);
@@ -425,7 +428,7 @@ int chk_job_read(const char *buf, size_t len, const char *fname, const struct to
 		goto out;
 	}
 	for (uint32_t i = 0; i < t->nnodes; i++) {
-		if (t->node_type[i] != TOPO_NODE_CA || !t->node_desc[i][0])
+		if (t->node_type[i] != TOPO_NODE_CA || !t->node_desc[i][0] || topo_is_sharp_an(t, i))
 			continue;
 		j.k[j.nk].host = t->node_desc[i];
 		j.k[j.nk].hl = strcspn(t->node_desc[i], " ");
@@ -440,6 +443,8 @@ int chk_job_read(const char *buf, size_t len, const char *fname, const struct to
 		rc = -EINVAL;
 		goto out;
 	}
+	if (!j.n)
+		diag_add(dl, DIAG_WARNING, fname, 0, 0, "the job names no host: no job metrics");
 	*nodes = j.out;
 	*n = j.n;
 	j.out = NULL;

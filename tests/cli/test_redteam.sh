@@ -102,6 +102,16 @@ check "a duplicate port GUID: error at the second port's line" \
 	'[ $? -eq 2 ] && grep -q "dup-port-guid-no-location.topo:60:52: error: duplicate port GUID" err'
 
 R=$D/redteam
+"$FFROUTE" check --topo "$TINY" --lft "$D/cli/tiny.lfts" --job "$R/job-sharp-only.job" >/dev/null 2>err
+check "a job naming only a SHARP node: warnings, no silent empty job" \
+	'grep -q "job-sharp-only.job:2:1: warning: 0x0002c90300000008 is a SHARP aggregation node" err &&
+	 grep -q "the job names no host" err'
+"$FFROUTE" convert --lft "$R/zero-lids.lfts" --to opensm-lfts -o zl.lfts "$R/zero-lids.net" 2>err
+check "convert --lft on a LID-less fabric: error, nothing written" \
+	'[ $? -eq 2 ] && [ ! -e zl.lfts ] && grep -q "the fabric has no LIDs" err'
+"$FFROUTE" convert --lft "$D/cli/tiny.lfts" --to opensm-lfts -o nb.lfts "$D/lft/3sw.lst" 2>err
+check "convert --lft with tables of another fabric: error" \
+	'[ $? -eq 2 ] && [ ! -e nb.lfts ] && grep -q "switch GUID 0x0002c90300000001 is not in the fabric" err'
 "$FFROUTE" info "$R/bom.lst" >bom.out 2>err && tail -c +4 "$R/bom.lst" >nobom.lst &&
 	"$FFROUTE" info nobom.lst >nobom.out
 check "a UTF-8 BOM is skipped: the same fabric as without it" \
