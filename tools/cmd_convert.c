@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -170,8 +171,8 @@ static int convert_write(const struct convert_opts *o, const struct topo *t,
 
 /*
  * .net is lossy where ibsim is.  Identities (port and system GUIDs) are
- * refused unless --lossy; a derived port GUID that belongs to another node
- * is refused always (ibsim would run a fabric with a duplicate GUID).
+ * refused unless --lossy; a port GUID ibsim would give twice is refused
+ * always (it would run a fabric with a duplicate port GUID).
  * Returns 0 to go on.
  */
 static int net_losses(const struct convert_opts *o, const struct topo *t)
@@ -179,6 +180,10 @@ static int net_losses(const struct convert_opts *o, const struct topo *t)
 	struct topo_net_losses l = topo_net_losses(t);
 	const char *lvl = o->lossy ? "warning" : "error";
 
+	if (l.clashes == UINT_MAX) {
+		fprintf(stderr, "ffroute convert: out of memory\n");
+		return -1;
+	}
 	if (l.clashes) {
 		fprintf(stderr, "ffroute convert: error: %u port GUID(s) would be given twice "
 			"(ibsim gives CA port p node GUID + p)\n", l.clashes);
