@@ -53,7 +53,6 @@ qos TRUE"
 		[ "$eng" = ffroute ] && SIM_OSM_CONF="event_plugin_name ffroute
 routing_engine ffroute,minhop
 qos TRUE"
-		: >"$SIM_DIR/opensm.log"	# OpenSM appends: one run per log
 		sim_opensm >/dev/null 2>&1 || true
 		sim_stop
 		used=$(grep -o -E "[a-z0-9]+ tables configured on all switches" "$SIM_DIR/opensm.log" |

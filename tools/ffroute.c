@@ -132,18 +132,6 @@ int cli_parse_format(const struct cli_cmd *cmd, const char *opt, const char *arg
 	return 0;
 }
 
-/* The format topo_read_file() would pick for @path holding @buf. */
-static enum ffr_format detect(const char *path, const char *buf, size_t len)
-{
-	enum ffr_format f = ffr_detect_format(buf, len);
-	size_t n = strlen(path);
-
-	/* as in topo_read_file(): ibnetdiscover named .net is read as ibsim does */
-	if (f == FFR_FMT_IBND && n > 4 && !strcmp(path + n - 4, ".net"))
-		f = FFR_FMT_NET;
-	return f;
-}
-
 struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_format *used)
 {
 	struct diag_list dl;
@@ -154,7 +142,7 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
 	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
 	if (ffr_load_file(path, &buf, &len, &dl) == 0) {
 		if (fmt == FFR_FMT_AUTO)
-			fmt = detect(path, buf, len);
+			fmt = ffr_detect_topo_format(path, buf, len);
 		t = topo_read_buf(buf, len, path, fmt, &dl);
 		free(buf);
 	}

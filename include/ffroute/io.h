@@ -49,6 +49,9 @@ enum ffr_format ffr_format_parse(const char *name);
 int ffr_format_is_lft(enum ffr_format f);
 /** ffr_detect_format - guess a format from the first lines; FFR_FMT_AUTO if none */
 enum ffr_format ffr_detect_format(const char *buf, size_t len);
+/** ffr_detect_topo_format - the same for a topology file named @path: an
+ *  ibnetdiscover file named *.net is read as ibsim reads it (net) */
+enum ffr_format ffr_detect_topo_format(const char *path, const char *buf, size_t len);
 
 /**
  * ffr_load_file - read a whole file into a NUL-terminated buffer

@@ -243,6 +243,17 @@ struct topo *topo_read_buf(const char *buf, size_t len, const char *fname, enum 
 	return NULL;
 }
 
+enum ffr_format ffr_detect_topo_format(const char *path, const char *buf, size_t len)
+{
+	enum ffr_format f = ffr_detect_format(buf, len);
+	size_t n = strlen(path);
+
+	/* an ibnetdiscover file that names itself .net is read as ibsim reads it */
+	if (f == FFR_FMT_IBND && n > 4 && !strcmp(path + n - 4, ".net"))
+		f = FFR_FMT_NET;
+	return f;
+}
+
 struct topo *topo_read_file(const char *path, enum ffr_format fmt, struct diag_list *dl)
 {
 	struct topo *t;
@@ -254,14 +265,8 @@ struct topo *topo_read_file(const char *path, enum ffr_format fmt, struct diag_l
 		errno = -rc;
 		return NULL;
 	}
-	if (fmt == FFR_FMT_AUTO) {
-		size_t n = strlen(path);
-
-		fmt = ffr_detect_format(buf, len);
-		/* an ibnetdiscover file that names itself .net is read as ibsim reads it */
-		if (fmt == FFR_FMT_IBND && n > 4 && !strcmp(path + n - 4, ".net"))
-			fmt = FFR_FMT_NET;
-	}
+	if (fmt == FFR_FMT_AUTO)
+		fmt = ffr_detect_topo_format(path, buf, len);
 	t = topo_read_buf(buf, len, path, fmt, dl);
 	free(buf);
 	return t;

@@ -99,8 +99,9 @@ sim_run() {
 	LD_PRELOAD=$UMAD2SIM IBSIM_SOCKNAME=$IBSIM_SOCKNAME "$@"
 }
 
-# sim_opensm [opensm args]: one sweep, exits; 0 if the subnet came up
-sim_opensm() {
+# sim_osm_conf: $SIM_DIR/opensm.conf (dumps, log, $SIM_OSM_CONF) and an
+# empty log: OpenSM appends, and a check must see only this run's lines.
+sim_osm_conf() {
 	conf=$SIM_DIR/opensm.conf
 	{
 		echo "dump_files_dir $SIM_DIR/dump"
@@ -108,6 +109,12 @@ sim_opensm() {
 		echo "log_flags 0x47"
 		[ -n "${SIM_OSM_CONF:-}" ] && printf '%s\n' "$SIM_OSM_CONF"
 	} >"$conf"
+	: >"$SIM_DIR/opensm.log"
+}
+
+# sim_opensm [opensm args]: one sweep, exits; 0 if the subnet came up
+sim_opensm() {
+	sim_osm_conf
 	OSM_CACHE_DIR=$SIM_DIR/cache OSM_TMP_DIR=$SIM_DIR \
 		timeout "${SIM_OSM_TIMEOUT:-120}" env LD_PRELOAD="$UMAD2SIM" \
 		IBSIM_SOCKNAME="$IBSIM_SOCKNAME" opensm -F "$conf" -o "$@" \
@@ -118,14 +125,7 @@ sim_opensm() {
 # queries), waits for SUBNET UP; stop it with sim_opensm_stop (also on exit).
 OSM_PID=
 sim_opensm_bg() {
-	conf=$SIM_DIR/opensm.conf
-	{
-		echo "dump_files_dir $SIM_DIR/dump"
-		echo "log_file $SIM_DIR/opensm.log"
-		echo "log_flags 0x47"
-		[ -n "${SIM_OSM_CONF:-}" ] && printf '%s\n' "$SIM_OSM_CONF"
-	} >"$conf"
-	: >"$SIM_DIR/opensm.log"
+	sim_osm_conf
 	OSM_CACHE_DIR=$SIM_DIR/cache OSM_TMP_DIR=$SIM_DIR \
 		timeout "${SIM_OSM_TIMEOUT:-300}" env LD_PRELOAD="$UMAD2SIM" \
 		IBSIM_SOCKNAME="$IBSIM_SOCKNAME" opensm -F "$conf" "$@" \
