@@ -10,6 +10,7 @@
  * and the report formats in check_run.c.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,20 +55,21 @@ const char cmd_check_help[] =
 	"      --seed N          seed of every sampled metric (default 1)\n"
 	"  -j, --json            print one JSON object instead of text\n"
 	"      --html FILE       also write a self-contained HTML report\n"
+	"      --link-loads FILE also write the routes on every switch-to-switch channel\n"
 	"  -h, --help            print this help\n"
 	"\n"
 	"Exit status: 0 no hard finding, 1 hard findings, 2 bad input or usage.\n";
 
 enum {
 	OPT_TOPO_FMT = 256, OPT_LFT_FMT, OPT_SL2VL, OPT_ROLES, OPT_JOB, OPT_LIVE, OPT_CA,
-	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV, OPT_SL,
+	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV, OPT_SL, OPT_LINK_LOADS,
 };
 
 struct check_opts {
 	struct check_input in;
 	struct chk_opts co;
 	bool json, topo_fmt_set, lft_fmt_set;
-	const char *html;
+	const char *html, *link_loads;
 };
 
 static int parse_uint(const struct cli_cmd *cmd, const char *opt, const char *arg,
@@ -118,6 +120,7 @@ static int parse_one(const struct cli_cmd *cmd, int c, struct check_opts *o)
 		return 0;
 	case 'j': o->json = true; return 0;
 	case OPT_HTML: o->html = optarg; return 0;
+	case OPT_LINK_LOADS: o->link_loads = optarg; return 0;
 	default:
 		return -2;
 	}
@@ -162,6 +165,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "json", no_argument, NULL, 'j' },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "link-loads", required_argument, NULL, OPT_LINK_LOADS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -202,6 +206,36 @@ static int write_html(const char *path, const struct check_run *run)
 	return cli_out_close(&of, rc == 0) ?: rc;
 }
 
+/*
+ * Write the route count of every switch-to-switch channel, one line each in
+ * port order: what a plot of the load distribution (bench/run) or an operator
+ * looking for the hottest cable needs.  A failure never leaves a partial FILE.
+ */
+static int write_link_loads(const char *path, const struct check_run *run)
+{
+	const struct topo *t = run->t;
+	const struct chk_report *r = &run->r;
+	struct cli_out of;
+	int rc = cli_out_open(&of, path);
+
+	if (rc)
+		return rc;
+	fprintf(of.fp, "# from_guid\tfrom_port\tto_guid\tto_port\troutes\tcompute\tstorage\tother\ta2a_flows\n");
+	for (uint32_t p = 0; r->routes_counted && p < t->nports; p++) {
+		uint32_t q = t->port_remote[p], n = t->port_node[p];
+
+		if (q == TOPO_NONE || !topo_is_switch(t, n) ||
+		    !topo_is_switch(t, t->port_node[q]))
+			continue;
+		fprintf(of.fp, "0x%016" PRIx64 "\t%u\t0x%016" PRIx64 "\t%u\t%u\t%u\t%u\t%u\t%u\n",
+			t->node_guid[n], topo_port_num(t, p), t->node_guid[t->port_node[q]],
+			topo_port_num(t, q), r->ch_routes[p],
+			r->ch_routes_tc[CLS_TC_COMPUTE][p], r->ch_routes_tc[CLS_TC_STORAGE][p],
+			r->ch_routes_tc[CLS_TC_OTHER][p], r->ch_load ? r->ch_load[p] : 0);
+	}
+	return cli_out_close(&of, true);
+}
+
 int cmd_check(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct check_opts o;
@@ -222,6 +256,8 @@ int cmd_check(const struct cli_cmd *cmd, int argc, char **argv)
 	err = o.json ? report_json(&run, stdout) : report_text(&run, stdout);
 	if (!err && o.html && (err = write_html(o.html, &run)) != 0)
 		fprintf(stderr, "ffroute check: %s: %s\n", o.html, strerror(-err));
+	if (!err && o.link_loads && (err = write_link_loads(o.link_loads, &run)) != 0)
+		fprintf(stderr, "ffroute check: %s: %s\n", o.link_loads, strerror(-err));
 	rc = chk_hard_findings(&run.r) ? CLI_FINDINGS : CLI_OK;
 	check_run_free(&run);
 	if (fflush(stdout) || ferror(stdout)) {

@@ -75,6 +75,33 @@ void chk_vlx_free(struct chk_vlx *x);
 int chk_sl2vl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
 		   uint8_t **sl2vl, struct chk_vlx *x, struct diag_list *dl);
 
+/* ---- endpoints and collectives (shared with contrib/hfreduce) ------------- */
+
+/* A CA port that traffic patterns use: cabled to a switch, with a LID. */
+struct chk_ep {
+	uint32_t port;		/* CA port index */
+	uint32_t leaf;		/* switch node it is cabled to */
+	uint32_t rport;		/* the leaf's port index (sort key) */
+	uint16_t lid;
+	int16_t zone;
+};
+
+/**
+ * chk_endpoints - every port of the CAs of role @role that is an endpoint,
+ * in the "compute order" of the traffic metrics: by zone (none last), then
+ * by the switch port it is cabled to.  *out is malloc'd.
+ */
+int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
+		  struct chk_ep **out, uint32_t *n);
+
+/**
+ * chk_dbt_parent - parent of rank @r in tree @tree (0 or 1) of NCCL's double
+ * binary tree over @n ranks (ncclGetDtree): tree 0 the in-order binary tree
+ * rooted at 0, tree 1 its mirror (n even) or tree 0 shifted by one (n odd);
+ * -1 for a root.
+ */
+int64_t chk_dbt_parent(int64_t n, int64_t r, int tree);
+
 /* ---- path walker ---------------------------------------------------------- */
 
 enum chk_walk_status {

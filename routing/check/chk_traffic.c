@@ -105,13 +105,7 @@ static uint32_t rng_below(struct rng *g, uint32_t n)
 	return (uint32_t)(rng_next(g) % n);
 }
 
-struct ep {
-	uint32_t port;		/* CA port index */
-	uint32_t leaf;		/* switch node it is cabled to */
-	uint32_t rport;		/* the leaf's port index (sort key) */
-	uint16_t lid;
-	int16_t zone;
-};
+#define ep chk_ep
 
 /* Flows and their paths: flow i uses ch[off[i] .. off[i+1]). */
 struct fset {
@@ -280,9 +274,8 @@ static int cmp_ep(const void *a, const void *b)
 }
 
 /* Fill @e from CA port @p; false if it is no endpoint (no LID, not on a switch). */
-static bool ep_of(const struct tctx *x, uint32_t p, struct ep *e)
+static bool ep_of(const struct topo *t, const struct cls *c, uint32_t p, struct ep *e)
 {
-	const struct topo *t = x->t;
 	uint32_t r = t->port_remote[p];
 
 	if (!t->port_lid[p] || r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
@@ -291,20 +284,20 @@ static bool ep_of(const struct tctx *x, uint32_t p, struct ep *e)
 	e->rport = r;
 	e->leaf = t->port_node[r];
 	e->lid = t->port_lid[p];
-	e->zone = x->c->zone[t->port_node[p]];
+	e->zone = c->zone[t->port_node[p]];
 	return true;
 }
 
-static int collect(const struct tctx *x, enum cls_role role, struct ep **out, uint32_t *n)
+int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
+		  struct chk_ep **out, uint32_t *n)
 {
-	const struct topo *t = x->t;
 	struct ep *v = malloc(((size_t)t->ncas + 1) * 2 * sizeof(*v));
 	uint32_t cap = (t->ncas + 1) * 2, k = 0;
 
 	if (!v)
 		return -ENOMEM;
 	for (uint32_t nd = 0; nd < t->nnodes; nd++) {
-		if (t->node_type[nd] != TOPO_NODE_CA || x->c->role[nd] != role)
+		if (t->node_type[nd] != TOPO_NODE_CA || c->role[nd] != role)
 			continue;
 		for (uint32_t p = t->port_off[nd] + 1; p < t->port_off[nd + 1]; p++) {
 			if (k == cap) {
@@ -316,7 +309,7 @@ static int collect(const struct tctx *x, enum cls_role role, struct ep **out, ui
 				}
 				v = w;
 			}
-			k += ep_of(x, p, &v[k]);
+			k += ep_of(t, c, p, &v[k]);
 		}
 	}
 	qsort(v, k, sizeof(*v), cmp_ep);
@@ -597,8 +590,7 @@ static int64_t btree_parent(int64_t n, int64_t r)
 	return up >= n ? r ^ bit : up;
 }
 
-/* NCCL ncclGetDtree: parent of @r in tree @tree (0 or 1) over @n ranks. */
-static int64_t dtree_parent(int64_t n, int64_t r, int tree)
+int64_t chk_dbt_parent(int64_t n, int64_t r, int tree)
 {
 	int64_t p;
 
@@ -624,7 +616,7 @@ static int dbt_run(struct tctx *x, const char *name, const struct ep *rk, uint32
 	fset_reset(&x->fs);
 	for (int tree = 0; tree < 2 && !rc; tree++)
 		for (uint32_t i = 0; i < n && !rc; i++) {
-			int64_t p = dtree_parent(n, i, tree);
+			int64_t p = chk_dbt_parent(n, i, tree);
 
 			if (p < 0)
 				continue;
@@ -711,7 +703,7 @@ static int dbt_job(struct tctx *x)
 		if (nd >= t->nnodes || topo_is_switch(t, nd))
 			continue;
 		for (uint32_t p = t->port_off[nd] + 1; p < t->port_off[nd + 1]; p++)
-			if (ep_of(x, p, &rk[n])) {
+			if (ep_of(t, x->c, p, &rk[n])) {
 				n++;
 				break;
 			}
@@ -930,8 +922,8 @@ static int tctx_init(struct tctx *x)
 	    !x->zcap_out || !x->zcap_in || !x->z_out || !x->z_in)
 		return -ENOMEM;
 	capacities(x);
-	rc = collect(x, CLS_ROLE_COMPUTE, &x->comp, &x->ncomp);
-	return rc ? rc : collect(x, CLS_ROLE_STORAGE, &x->stor, &x->nstor);
+	rc = chk_endpoints(x->t, x->c, CLS_ROLE_COMPUTE, &x->comp, &x->ncomp);
+	return rc ? rc : chk_endpoints(x->t, x->c, CLS_ROLE_STORAGE, &x->stor, &x->nstor);
 }
 
 int chk_traffic_metrics(const struct topo *t, const struct lft *l, const struct cls *c,

@@ -74,6 +74,19 @@ counts() {
 	ok "finding counts: ${*:-all 0}"
 }
 
+# ---- 0. --link-loads: one line per switch-to-switch channel ------------------
+if "$FFROUTE" check "$MINI" --link-loads "$TMP/ll.tsv" >/dev/null 2>"$TMP/err"; then
+	want=$(grep -c "{ SW .*} { SW " "$MINI/opensm-subnet.lst")
+	got=$(grep -vc '^#' "$TMP/ll.tsv")
+	if [ "$got" -eq $((2 * want)) ] && head -1 "$TMP/ll.tsv" | grep -q '^# from_guid	from_port	to_guid'; then
+		ok "--link-loads: $got channels (2 x $want switch links)"
+	else
+		not_ok "--link-loads: $got lines for $want switch links" "$TMP/ll.tsv"
+	fi
+else
+	not_ok "--link-loads exit" "$TMP/err"
+fi
+
 # ---- 1. usage ---------------------------------------------------------------
 run 2 "$FFROUTE" check
 has "$TMP/err" "usage: ffroute check [DIR]"

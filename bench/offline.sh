@@ -1,10 +1,12 @@
 #!/bin/sh
-# bench/run.sh [BUILDDIR] - run the benchmarks and write bench/results.md.
+# bench/offline.sh [BUILDDIR] - the offline benchmarks (reading, generating,
+# checking, routing without OpenSM) and ffroute route's quality: bench/offline.md.
+# The comparison with OpenSM's engines under ibsim is bench/run.
 # Built with the normal (optimised, no sanitizer) configuration.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
-out=$top/bench/results.md
+out=$top/bench/offline.md
 work=$(mktemp -d "${TMPDIR:-/tmp}/ffr-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 make -C "$build" -s bench/bench_load bench/bench_gen bench/bench_check bench/bench_route >/dev/null
@@ -44,7 +46,6 @@ quality=$(
 			(if $m.xzone_link_routes_max_over_mean then ($m.xzone_link_routes_max_over_mean * 1000 | round / 1000 | tostring) else "-" end),
 			($m.ebb * 1000 | round / 1000)] | "| " + (map(tostring) | join(" | ")) + " |"' "$work/$n.json"
 	done)
-engines=$(sh "$top/bench/engines.sh" "$build" 2>/dev/null || echo "(engines.sh failed: ibsim/opensm missing?)")
 {
 	echo "# ffroute benchmarks"
 	echo
@@ -76,10 +77,5 @@ engines=$(sh "$top/bench/engines.sh" "$build" 2>/dev/null || echo "(engines.sh f
 	echo
 	echo "$quality"
 	echo
-	echo "## OpenSM's engines and ffroute on a 5 %-degraded full frame (bench/engines.sh, under ibsim)"
-	echo
-	echo "OpenSM dumps no SLs, so dfsssp's and nue's VL layers are not visible to the check (their routes are judged on SL 0)."
-	echo
-	echo "$engines"
 } >"$out"
 cat "$out"

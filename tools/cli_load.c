@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * cli_load.c - load a topology, forwarding tables or role overrides with
+ * diagnostics printed to stderr, and refuse tables that mean nothing: the
+ * helpers every command (and hfreduce-check) reading a fabric shares.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/class.h>
+
+#include "cli.h"
+
+struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_format *used)
+{
+	struct diag_list dl;
+	struct topo *t = NULL;
+	char *buf;
+	size_t len;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	if (ffr_load_file(path, &buf, &len, &dl) == 0) {
+		if (fmt == FFR_FMT_AUTO)
+			fmt = ffr_detect_topo_format(path, buf, len);
+		t = topo_read_buf(buf, len, path, fmt, &dl);
+		free(buf);
+	}
+	if (t && dl.nerrors) {	/* defensive: a reader must not return both */
+		topo_free(t);
+		t = NULL;
+	}
+	if (!t && !dl.nerrors)
+		diag_add(&dl, DIAG_ERROR, path, 0, 0, "cannot read the fabric: %s",
+			 strerror(errno ? errno : EINVAL));
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	if (used)
+		*used = fmt;
+	return t;
+}
+
+int cli_load_overrides(const char *path, struct cls_overrides *ov)
+{
+	struct diag_list dl;
+	char *buf;
+	size_t len;
+	int rc;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	rc = ffr_load_file(path, &buf, &len, &dl);
+	if (!rc) {
+		rc = cls_overrides_read(buf, len, path, ov, &dl);
+		free(buf);
+	}
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	return rc;
+}
+
+void warn_overrides(const struct topo *t, const struct cls_overrides *ov, const char *path)
+{
+	struct diag_list dl;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	cls_overrides_check(t, ov, path, &dl);
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+}
+
+struct lft *cli_load_lft(const char *path, enum ffr_format fmt, const struct topo *t)
+{
+	struct diag_list dl;
+	struct lft *l;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	errno = 0;
+	l = lft_read_file(path, fmt, t, &dl);
+	if (l && dl.nerrors) {
+		lft_free(l);
+		l = NULL;
+	}
+	if (!l && !dl.nerrors)
+		diag_add(&dl, DIAG_ERROR, path, 0, 0, "cannot read the forwarding tables: %s",
+			 strerror(errno ? errno : EINVAL));
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	return l;
+}
+
+/*
+ * Tables that mean nothing are an input error, not a result: none bound to
+ * a switch of the fabric, or a fabric without LIDs (a .net file: LIDs come
+ * from an SM).  Entries for LIDs the fabric lacks are warned about.
+ */
+int cli_lft_bound(const struct topo *t, const struct lft *l, const char *label,
+		  struct diag_list *dl)
+{
+	uint32_t tables = 0, lids = 0;
+	uint64_t stray = 0;
+
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+		lids += t->lid_port[lid] != TOPO_NONE;
+	for (uint32_t s = 0; s < l->nsw; s++) {
+		if (!l->have[s])
+			continue;
+		tables++;
+		for (uint32_t lid = 1; lid < l->nlids; lid++)
+			stray += lft_get(l, s, lid) != LFT_NONE &&
+				 (lid > t->max_lid || t->lid_port[lid] == TOPO_NONE);
+	}
+	if (!tables)
+		diag_add(dl, DIAG_ERROR, label, 0, 0, "no forwarding table belongs to a switch "
+			 "of this fabric (switch GUIDs differ?)");
+	else if (!lids)
+		diag_add(dl, DIAG_ERROR, label, 0, 0, "the fabric has no LIDs (a .net file has "
+			 "none: use the SM's dump, e.g. opensm-subnet.lst)");
+	else if (stray)
+		diag_add(dl, DIAG_WARNING, label, 0, 0, "%llu table entries name LIDs the fabric "
+			 "does not have", (unsigned long long)stray);
+	return tables && lids ? 0 : -EINVAL;
+}
