@@ -24,10 +24,7 @@ net=$top/fabrics/ff2-bridge-full.net
 	for eng in minhop updn ffroute; do
 		rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
 		sim_start "$net" >/dev/null
-		SIM_OSM_CONF="routing_engine $eng"
-		[ "$eng" = ffroute ] && SIM_OSM_CONF="event_plugin_name ffroute
-routing_engine ffroute,updn
-qos TRUE"
+		sim_engine_conf "$eng"
 		sim_opensm >/dev/null 2>&1 || true
 		sim_stop
 		used=$(grep -o -E "[a-z0-9]+ tables configured on all switches" "$SIM_DIR/opensm.log" | tail -1 | cut -d' ' -f1)
@@ -59,8 +56,4 @@ cat "$out"
 	echo
 	echo "$(date -u +%Y-%m-%d), $(nproc) cores; path mode takes $(grep -o 'run time[^:]*: [0-9]* ms' "$out" | sed 's/.*: //' | sort -n | tail -1) at most for this job (bar: < 2 s)."
 } >"$SIM_DIR/readme.part"
-awk -v part="$SIM_DIR/readme.part" '
-	/<!-- hfreduce:begin -->/ { print; while ((getline l < part) > 0) print l; skip = 1; next }
-	/<!-- hfreduce:end -->/ { skip = 0 }
-	!skip' "$top/README.md" >"$SIM_DIR/README.md"
-cp "$SIM_DIR/README.md" "$top/README.md"
+sh "$top/bench/splice.sh" hfreduce "$SIM_DIR/readme.part" "$top/README.md"

@@ -47,12 +47,10 @@ soak_one() {	# soak_one NETFILE ENGINE
 	[ -n "$links" ] || fail "$net: the first switch has no switch-to-switch link"
 	nlinks=$(printf '%s\n' "$links" | wc -l)
 	sim_start_console "$net" || fail "ibsim did not start on $net"
-	SIM_OSM_CONF="routing_engine $eng
-qos TRUE
-sweep_interval 1"
-	[ "$eng" = ffroute ] && SIM_OSM_CONF="event_plugin_name ffroute
-routing_engine ffroute,minhop
-qos TRUE
+	sim_engine_conf "$eng"
+	[ "$eng" = ffroute ] || SIM_OSM_CONF="$SIM_OSM_CONF
+qos TRUE"
+	SIM_OSM_CONF="$SIM_OSM_CONF
 sweep_interval 1"
 	SIM_OSM_TIMEOUT=$((cycles * 30 + 120))
 	sim_opensm_bg || fail "OpenSM did not bring the subnet up"

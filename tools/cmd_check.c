@@ -224,8 +224,7 @@ static int write_link_loads(const char *path, const struct check_run *run)
 	for (uint32_t p = 0; r->routes_counted && p < t->nports; p++) {
 		uint32_t q = t->port_remote[p], n = t->port_node[p];
 
-		if (q == TOPO_NONE || !topo_is_switch(t, n) ||
-		    !topo_is_switch(t, t->port_node[q]))
+		if (!topo_is_sw_link(t, p))
 			continue;
 		fprintf(of.fp, "0x%016" PRIx64 "\t%u\t0x%016" PRIx64 "\t%u\t%u\t%u\t%u\t%u\t%u\n",
 			t->node_guid[n], topo_port_num(t, p), t->node_guid[t->port_node[q]],

@@ -176,6 +176,7 @@ int hfr_paths_main(const struct hfr_cli *o)
 	struct check_run run;
 	struct diag_list dl;
 	struct chk_opts co;
+	struct job_spec job = o->job;
 	struct pm m;
 	char what[256];
 	bool costs = false;
@@ -193,8 +194,10 @@ int hfr_paths_main(const struct hfr_cli *o)
 	}
 	rc = pm_init(&m, run.t, run.l);
 	m.opt.lmc_spread = o->lmc_spread;
+	job.nodes = run.job;
+	job.nnodes = run.njob;
 	if (!rc)
-		rc = job_select(&m, &run.c, &o->job, what, sizeof(what));
+		rc = job_select(&m, &run.c, &job, what, sizeof(what));
 	if (!rc && m.nrk < 2) {
 		fprintf(stderr, "hfreduce-check: the job (%s) has %u rank(s): nothing to reduce\n",
 			what, m.nrk);

@@ -12,8 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <ffroute/io.h>
-
 #include "paths.h"
 
 int job_parse(const char *arg, struct job_spec *j)
@@ -66,51 +64,20 @@ static uint64_t splitmix(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-/* The first endpoint port of node @nd (as the checker's --job does). */
-static bool node_ep(const struct topo *t, const struct cls *c, uint32_t nd, struct chk_ep *e)
+/* The job file's CAs (read by check_run, as `ffroute check --job`), each
+ * at its first endpoint port. */
+static int hosts_job(struct pm *m, const struct cls *c, const uint32_t *nodes, uint32_t n)
 {
-	for (uint32_t p = t->port_off[nd] + 1; p < t->port_off[nd + 1]; p++) {
-		uint32_t r = t->port_remote[p];
-
-		if (!t->port_lid[p] || r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
-			continue;
-		*e = (struct chk_ep){ p, t->port_node[r], r, t->port_lid[p], c->zone[nd] };
-		return true;
-	}
-	return false;
-}
-
-static int hosts_job(struct pm *m, const struct cls *c, const char *path)
-{
-	struct diag_list dl;
-	uint32_t *nodes = NULL, n = 0;
-	char *buf;
-	size_t len;
-	int rc;
-
-	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
-	rc = ffr_load_file(path, &buf, &len, &dl);
-	if (!rc) {
-		rc = chk_job_read(buf, len, path, m->t, &nodes, &n, &dl);
-		free(buf);
-	}
-	diag_print(&dl, stderr);
-	diag_free(&dl);
-	if (rc)
-		return rc;
 	m->rk = malloc(((size_t)n + 1) * sizeof(*m->rk));
-	if (!m->rk) {
-		free(nodes);
+	if (!m->rk)
 		return -ENOMEM;
-	}
 	for (uint32_t i = 0; i < n; i++)
 		if (nodes[i] < m->t->nnodes && !topo_is_switch(m->t, nodes[i]))
-			m->nrk += node_ep(m->t, c, nodes[i], &m->rk[m->nrk]);
-	free(nodes);
+			m->nrk += chk_node_ep(m->t, c, nodes[i], &m->rk[m->nrk]);
 	return 0;
 }
 
-/* Keep the endpoints of @all that @keep selects, in order. */
+/* Keep the endpoints of @all in zone @zone, in order. */
 static int filter_zone(struct pm *m, const struct chk_ep *all, uint32_t n, int zone)
 {
 	m->rk = malloc(((size_t)n + 1) * sizeof(*m->rk));
@@ -184,7 +151,7 @@ int job_select(struct pm *m, const struct cls *c, const struct job_spec *j, char
 		snprintf(what, wlen, "the compute HCAs of zone %d", j->zone);
 		break;
 	case JOB_HOSTS:
-		rc = hosts_job(m, c, j->hosts);
+		rc = hosts_job(m, c, j->nodes, j->nnodes);
 		snprintf(what, wlen, "the hosts of %s", j->hosts);
 		break;
 	case JOB_RANDOM:

@@ -71,7 +71,11 @@ static int parse_one(int c, struct hfr_cli *o)
 	case O_CA: o->in.ca = optarg; return 0;
 	case O_SL: o->in.sl = optarg; return 0;
 	case O_ROLES: o->in.roles = optarg; return 0;
-	case O_JOB: return job_parse(optarg, &o->job) ? -1 : 0;
+	case O_JOB:
+		if (job_parse(optarg, &o->job))
+			return -1;
+		o->in.job = o->job.hosts;	/* hosts:FILE is read with the fabric */
+		return 0;
 	case O_SIZE: return hfr_parse_size(optarg, &o->size) ? -1 : 0;
 	case O_CHUNK: return hfr_parse_size(optarg, &o->chunk) ? -1 : 0;
 	case O_DTYPE:

@@ -149,14 +149,6 @@ static void fill(struct pm *m, struct flows *f, bool ends, double *rate)
 		cnt[touched[j]] = 0;
 }
 
-static bool sw2sw(const struct topo *t, uint32_t p)
-{
-	uint32_t q = t->port_remote[p];
-
-	return q != TOPO_NONE && topo_is_switch(t, t->port_node[p]) &&
-	       topo_is_switch(t, t->port_node[q]);
-}
-
 /* Transfers on the busiest switch-to-switch channel of the step; channels shared. */
 static void sharing(struct pm *m, const struct flows *f, struct pm_step *st)
 {
@@ -169,7 +161,7 @@ static void sharing(struct pm *m, const struct flows *f, struct pm_step *st)
 		for (uint32_t k = f->off[i]; f->xi[i] != UINT32_MAX && k < f->off[i + 1]; k++) {
 			uint32_t c = f->ch[k];
 
-			if (!sw2sw(m->t, c))
+			if (!topo_is_sw_link(m->t, c))
 				continue;
 			if (!cnt[c]++)
 				m->touched[nt++] = c;
@@ -283,7 +275,6 @@ int pm_init(struct pm *m, const struct topo *t, const struct lft *l)
 	m->cnt = calloc(t->nports + 1, sizeof(*m->cnt));
 	m->rem = calloc(t->nports + 1, sizeof(*m->rem));
 	m->touched = calloc(t->nports + 1, sizeof(*m->touched));
-	m->frozen = NULL;
 	return m->cnt && m->rem && m->touched ? 0 : -ENOMEM;
 }
 

@@ -77,7 +77,9 @@ enum job_kind { JOB_DEFAULT, JOB_ZONE, JOB_HOSTS, JOB_RANDOM };
 struct job_spec {
 	enum job_kind kind;
 	int zone;
-	const char *hosts;	/* file */
+	const char *hosts;	/* file (read by check_run into nodes) */
+	const uint32_t *nodes;	/* JOB_HOSTS: its CAs, in rank order */
+	uint32_t nnodes;
 	uint32_t count;
 	uint64_t seed;
 };

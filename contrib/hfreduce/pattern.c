@@ -27,16 +27,22 @@ void hfr_fill(enum hfr_dtype d, void *buf, uint32_t r, uint64_t n)
 	}
 }
 
-/* Elements differing from the exact sum over @nranks ranks (bf16 beyond
- * 256 ranks: by more than bf16's rounding of the partial sums allows). */
+/*
+ * Elements differing from the exact sum over @nranks ranks (bf16 beyond
+ * 256 ranks: by more than bf16's rounding of the partial sums allows).
+ * The pattern is periodic in r (period P = 17 or 3, 7 coprime to both) and
+ * a whole period sums to 0, so only the last nranks mod P ranks count:
+ * O(n P), not O(n nranks), per call.
+ */
 uint64_t hfr_verify(enum hfr_dtype d, const void *buf, uint32_t nranks, uint64_t n)
 {
+	uint32_t period = d == HFR_BF16 ? 3 : 17;
 	uint64_t bad = 0;
 
 	for (uint64_t i = 0; i < n; i++) {
 		float want = 0, got;
 
-		for (uint32_t r = 0; r < nranks; r++)
+		for (uint32_t r = nranks - nranks % period; r < nranks; r++)
 			want += hfr_pattern(d, r, i);
 		got = d == HFR_BF16 ? hfr_bf16_to_f32(((const uint16_t *)buf)[i])
 				    : ((const float *)buf)[i];

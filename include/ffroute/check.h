@@ -94,6 +94,9 @@ struct chk_ep {
 int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
 		  struct chk_ep **out, uint32_t *n);
 
+/** chk_node_ep - the first endpoint port of CA @node (a job's rank); false if none */
+bool chk_node_ep(const struct topo *t, const struct cls *c, uint32_t node, struct chk_ep *e);
+
 /**
  * chk_dbt_parent - parent of rank @r in tree @tree (0 or 1) of NCCL's double
  * binary tree over @n ranks (ncclGetDtree): tree 0 the in-order binary tree

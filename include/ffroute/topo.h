@@ -116,6 +116,15 @@ static inline bool topo_is_switch(const struct topo *t, uint32_t node)
 	return t->node_type[node] == TOPO_NODE_SWITCH;
 }
 
+/* Port @p is cabled to another switch's port: a switch-to-switch channel. */
+static inline bool topo_is_sw_link(const struct topo *t, uint32_t p)
+{
+	uint32_t r = t->port_remote[p];
+
+	return r != TOPO_NONE && topo_is_switch(t, t->port_node[p]) &&
+	       topo_is_switch(t, t->port_node[r]);
+}
+
 /** topo_find_guid - node with node GUID @guid, or TOPO_NONE */
 uint32_t topo_find_guid(const struct topo *t, uint64_t guid);
 /** topo_find_port_guid - port index with port GUID @guid, or TOPO_NONE */

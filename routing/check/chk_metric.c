@@ -53,14 +53,6 @@
 
 static const char *const tc_names[CLS_TC_COUNT] = { "compute", "storage", "other" };
 
-static bool sw2sw(const struct topo *t, uint32_t p)
-{
-	uint32_t r = t->port_remote[p];
-
-	return r != TOPO_NONE && topo_is_switch(t, t->port_node[p]) &&
-	       topo_is_switch(t, t->port_node[r]);
-}
-
 /* max, mean and max/mean of @v over the switch-to-switch channels. */
 static int link_stats(const struct topo *t, const uint32_t *v, const char *cls,
 		      struct chk_report *r)
@@ -72,7 +64,7 @@ static int link_stats(const struct topo *t, const uint32_t *v, const char *cls,
 	int rc;
 
 	for (uint32_t p = 0; p < t->nports; p++)
-		if (sw2sw(t, p)) {
+		if (topo_is_sw_link(t, p)) {
 			n++;
 			sum += v[p];
 			mx = v[p] > mx ? v[p] : mx;
@@ -94,7 +86,7 @@ static bool tree_link(const struct topo *t, const struct cls *c, uint32_t n, uin
 {
 	uint32_t q;
 
-	if (!sw2sw(t, p) || c->interzone[p])
+	if (!topo_is_sw_link(t, p) || c->interzone[p])
 		return false;
 	q = t->port_node[t->port_remote[p]];
 	if (c->zone[q] != c->zone[n])
@@ -171,7 +163,7 @@ static int xzone_stats(const struct topo *t, const struct cls *c, struct chk_rep
 	int rc;
 
 	for (uint32_t p = 0; p < t->nports; p++)
-		if (sw2sw(t, p) && c->interzone[p]) {
+		if (topo_is_sw_link(t, p) && c->interzone[p]) {
 			n++;
 			sum += r->ch_routes[p];
 			mx = r->ch_routes[p] > mx ? r->ch_routes[p] : mx;

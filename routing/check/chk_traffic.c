@@ -288,6 +288,14 @@ static bool ep_of(const struct topo *t, const struct cls *c, uint32_t p, struct 
 	return true;
 }
 
+bool chk_node_ep(const struct topo *t, const struct cls *c, uint32_t node, struct chk_ep *e)
+{
+	for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++)
+		if (ep_of(t, c, p, e))
+			return true;
+	return false;
+}
+
 int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
 		  struct chk_ep **out, uint32_t *n)
 {
@@ -700,13 +708,8 @@ static int dbt_job(struct tctx *x)
 	for (uint32_t i = 0; i < x->o->njob; i++) {
 		uint32_t nd = x->o->job[i];
 
-		if (nd >= t->nnodes || topo_is_switch(t, nd))
-			continue;
-		for (uint32_t p = t->port_off[nd] + 1; p < t->port_off[nd + 1]; p++)
-			if (ep_of(t, x->c, p, &rk[n])) {
-				n++;
-				break;
-			}
+		if (nd < t->nnodes && !topo_is_switch(t, nd))
+			n += chk_node_ep(t, x->c, nd, &rk[n]);
 	}
 	rc = dbt_run(x, "job", rk, n);
 	free(rk);

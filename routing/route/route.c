@@ -311,10 +311,7 @@ static int verify(const struct topo *t, const struct cls *c, struct route_out *o
 	if (!rc)
 		rc = chk_findings(t, out->lft, c, &co, &rep);
 	for (uint32_t p = 0; !rc && p < t->nports; p++) {
-		uint32_t q = t->port_remote[p];
-
-		if (q != TOPO_NONE && topo_is_switch(t, t->port_node[p]) &&
-		    topo_is_switch(t, t->port_node[q]) && rep.ch_routes[p] > out->max_link_routes)
+		if (topo_is_sw_link(t, p) && rep.ch_routes[p] > out->max_link_routes)
 			out->max_link_routes = rep.ch_routes[p];
 	}
 	if (!rc) {

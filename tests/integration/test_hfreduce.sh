@@ -63,10 +63,7 @@ args="--size 64K --chunk 16K --no-ring"
 for eng in updn ffroute; do
 	sim_start "$net" || fail "ibsim did not start"
 	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
-	SIM_OSM_CONF="routing_engine $eng"
-	[ $eng = ffroute ] && SIM_OSM_CONF="event_plugin_name ffroute
-routing_engine ffroute,updn
-qos TRUE"
+	sim_engine_conf $eng
 	sim_opensm || fail "opensm ($eng) failed"
 	grep -q "$eng tables configured on all switches" "$SIM_DIR/opensm.log" || fail "$eng did not route"
 	cp -r "$SIM_DIR/dump" "$tmp/$eng"
@@ -85,6 +82,10 @@ qos TRUE"
 	sim_stop
 done
 echo "ok: updn and ffroute modelled from dumps and live; --strict follows the verdict"
+printf 'cn0016\ncn0014\ncn0023\n' >"$tmp/job"
+"$HFR" --paths "$tmp/updn" --job "hosts:$tmp/job" $args --summary | grep -q "job: the hosts of .*, 3 ranks" ||
+	fail "--job hosts:FILE"
+echo "ok: --job hosts:FILE picks its 3 hosts"
 cmp -s "$tmp/updn.txt" "$tmp/ffroute.txt" && fail "updn and ffroute give the same report"
 
 # a switch-to-switch channel carrying two transfers to different destinations under updn

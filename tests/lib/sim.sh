@@ -149,6 +149,17 @@ sim_opensm_stop() {
 	fi
 }
 
+# sim_engine_conf ENGINE: SIM_OSM_CONF for one routing engine; "ffroute" is
+# the plugin, as an operator configures it (falling back to updn), with QoS
+# on so its VL layers are programmed.
+sim_engine_conf() {
+	SIM_OSM_CONF="routing_engine $1"
+	[ "$1" = ffroute ] && SIM_OSM_CONF="event_plugin_name ffroute
+routing_engine ffroute,updn
+qos TRUE"
+	return 0
+}
+
 # sim_plugin_env LIBDIR: OpenSM dlopen()s "libffroute.so" by name, with the
 # ordinary loader search.
 sim_plugin_env() {
