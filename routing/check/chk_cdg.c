@@ -14,9 +14,8 @@
  * are left out.  vl(p, d) = sl2vl[p * 16 + sl[d]] when both tables are
  * given (chk_opts), else VL 0.
  *
- * Edges are deduplicated in an open-addressing hash set of 64-bit keys
- * while the O(switches x LIDs) routes are scanned, then sorted into CSR
- * form.  Cycles are the strongly connected components with more than one
+ * Edges are deduplicated in a bitmap (struct edge_set) while the
+ * O(switches x LIDs) routes are scanned, then read out in CSR form.  Cycles are the strongly connected components with more than one
  * vertex (or a self-edge), found with an iterative Tarjan (explicit stack:
  * no recursion depth limit).  For each such SCC one shortest cycle through
  * its root is found by BFS inside the SCC and printed as
@@ -25,8 +24,9 @@
  * sending port), followed by the SCC's size when it is larger.  One credit_loop
  * finding (hard) per cyclic SCC.
  *
- * Cost: O(switches x LIDs) hash inserts, O(E log E) sort, O(V + E) Tarjan
- * and cycle BFS, with E <= channels x radix x VLs in use.
+ * Cost: O(switches x LIDs) bit sets, O(channels x radix x VLs^2) to read
+ * the bits out, O(V + E) Tarjan and cycle BFS, with E <= channels x radix
+ * x VLs^2; memory: channels x radix x VLs^2 bits.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -36,60 +36,100 @@
 
 #include <ffroute/check.h>
 
-#define EMPTY UINT64_MAX
 #define NAME_LEN 72
 #define UNSET UINT32_MAX
+#define NOROW UINT64_MAX
 
+/*
+ * The CDG's edges as bits.  A channel p into switch n can only be
+ * followed by a channel out of n, so the edges of vertex (p, VL) are a
+ * bitmap over (n's port number, VL): row[p] + (vi * (ports(n) + 1) + qn)
+ * * nvl + vj, with the VLs renumbered densely (vi, vj) over those the
+ * tables can give.  Bits cost channels x ports x VLs^2, no hashing, and
+ * the vertices and their edges come out in ascending order.
+ */
 struct edge_set {
-	uint64_t *v;
-	size_t cap, n;
+	uint64_t *bits;
+	uint64_t *row;		/* [nports]: first bit of channel p, NOROW if not a channel */
+	uint8_t vix[16];	/* VL -> dense index */
+	uint8_t vl[16];		/* dense index -> VL */
+	unsigned nvl;
+	size_t nwords;
 };
 
-static uint64_t mix64(uint64_t x)
+/* The VLs a channel can carry: the SL2VL rows at the SLs the SL table uses. */
+static void vl_set(const struct topo *t, const struct chk_opts *o, uint32_t ng,
+		   struct edge_set *es)
 {
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
+	uint16_t sls = 1, vls = 0;
 
-static int set_grow(struct edge_set *s)
-{
-	size_t cap = s->cap ? s->cap * 2 : 1u << 12;
-	uint64_t *v = malloc(cap * sizeof(*v));
+	if (o && o->sl2vl && o->sl) {
+		size_t n = (size_t)ng * (t->max_lid + 1);
 
-	if (!v)
-		return -ENOMEM;
-	for (size_t i = 0; i < cap; i++)
-		v[i] = EMPTY;
-	for (size_t i = 0; i < s->cap; i++) {
-		size_t h;
-
-		if (s->v[i] == EMPTY)
-			continue;
-		for (h = mix64(s->v[i]) & (cap - 1); v[h] != EMPTY; h = (h + 1) & (cap - 1))
-			;
-		v[h] = s->v[i];
+		sls = 0;
+		for (size_t i = 0; i < n; i++)
+			sls |= (uint16_t)(1u << (o->sl[i] & 15));
 	}
-	free(s->v);
-	s->v = v;
-	s->cap = cap;
-	return 0;
+	if (!o || !o->sl2vl)
+		vls = 1;
+	for (uint32_t p = 0; o && o->sl2vl && p < t->nports; p++)
+		for (unsigned sl = 0; sl < 16; sl++)
+			if (sls & (1u << sl))
+				vls |= (uint16_t)(1u << (o->sl2vl[(size_t)p * 16 + sl] & 15));
+	for (uint32_t i = 0; o && o->vlx && i < o->vlx->n; i++)
+		for (unsigned sl = 0; sl < 16; sl++)
+			if (sls & (1u << sl))
+				vls |= (uint16_t)(1u << (o->vlx->v[i].vl[sl] & 15));
+	es->nvl = 0;
+	for (unsigned v = 0; v < 16; v++)
+		if (vls & (1u << v)) {
+			es->vix[v] = (uint8_t)es->nvl;
+			es->vl[es->nvl++] = (uint8_t)v;
+		}
 }
 
-static int set_add(struct edge_set *s, uint64_t key)
+static int set_init(const struct topo *t, const struct chk_opts *o, uint32_t ng,
+		    struct edge_set *es)
 {
-	size_t h;
+	uint64_t nbits = 0;
 
-	if (2 * (s->n + 1) > s->cap && set_grow(s))
+	vl_set(t, o, ng, es);
+	es->row = malloc(((size_t)t->nports + 1) * sizeof(uint64_t));
+	if (!es->row)
 		return -ENOMEM;
-	for (h = mix64(key) & (s->cap - 1); s->v[h] != EMPTY; h = (h + 1) & (s->cap - 1))
-		if (s->v[h] == key)
-			return 0;
-	s->v[h] = key;
-	s->n++;
-	return 0;
+	for (uint32_t p = 0; p < t->nports; p++) {
+		es->row[p] = NOROW;
+		if (!topo_is_sw_link(t, p))
+			continue;
+		es->row[p] = nbits;
+		nbits += (uint64_t)es->nvl * es->nvl *
+			 (t->node_nports[t->port_node[t->port_remote[p]]] + 1u);
+	}
+	es->nwords = (size_t)(nbits / 64 + 1);
+	es->bits = calloc(es->nwords, sizeof(uint64_t));
+	return es->bits ? 0 : -ENOMEM;
+}
+
+static void set_free(struct edge_set *es)
+{
+	free(es->bits);
+	free(es->row);
+}
+
+/* Edge (p, vp) -> (port number qn of the switch p leads to, vq). */
+static inline void set_add(struct edge_set *es, const struct topo *t, uint32_t p, unsigned vp,
+			   uint32_t qn, unsigned vq)
+{
+	uint64_t b = es->row[p] + ((uint64_t)es->vix[vp] *
+				   (t->node_nports[t->port_node[t->port_remote[p]]] + 1u) + qn) *
+				  es->nvl + es->vix[vq];
+
+	es->bits[b / 64] |= 1ull << (b % 64);
+}
+
+static inline bool set_has(const struct edge_set *es, uint64_t b)
+{
+	return es->bits[b / 64] >> (b % 64) & 1;
 }
 
 /* The CDG in CSR form over the vertices that have outgoing edges. */
@@ -240,7 +280,7 @@ static void inject_free(struct inject *in)
  * only on (channel, SL): the walks of all groups toward one LID share one
  * memo of (channel, SL) pairs already continued (in->stamp is per LID).
  */
-static int walk_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
+static void walk_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		      const struct chk_opts *o, struct inject *in, const struct inj_list *li,
 		      uint32_t g, uint32_t lid, struct edge_set *es)
 {
@@ -264,8 +304,7 @@ static int walk_edges(const struct topo *t, const struct lft *l, const uint8_t *
 			if (q == TOPO_NONE)
 				break;
 			vq = chk_vl_in(o, t->port_remote[p], q, g, nlids, lid);
-			if (set_add(es, ((uint64_t)(p * 16 + vp) << 32) | (q * 16 + vq)))
-				return -ENOMEM;
+			set_add(es, t, p, vp, q - t->port_off[t->sw_node[n]], vq);
 			/* what follows q depends on (p, SL) only: once per LID */
 			if (in->mark[(size_t)p * 16 + sl] == in->stamp)
 				break;
@@ -274,79 +313,73 @@ static int walk_edges(const struct topo *t, const struct lft *l, const uint8_t *
 			s = n;
 		}
 	}
-	return 0;
 }
 
 /* CDG edges of CA-injected routes (@sw false) or of switch-injected ones. */
-static int collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
-			 const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es)
+static void collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
+			  const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es)
 {
 	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
 		if (t->lid_port[lid] == TOPO_NONE)
 			continue;
 		in->stamp++;
-		for (uint32_t g = 0; g < in->ng; g++) {
-			int rc = walk_edges(t, l, ok, o, in, sw ? &in->self : &in->ca, g, lid, es);
+		for (uint32_t g = 0; g < in->ng; g++)
+			walk_edges(t, l, ok, o, in, sw ? &in->self : &in->ca, g, lid, es);
+	}
+}
 
-			if (rc)
-				return rc;
+/* The CSR graph of the edge bits; edges into vertices without edges (sinks) are dropped. */
+static int build_csr(const struct topo *t, const struct edge_set *es, struct cdg *g)
+{
+	unsigned nvl = es->nvl;
+	uint32_t *vid = malloc(((size_t)t->nports * nvl + 1) * sizeof(uint32_t));
+	size_t m = 0;
+
+	if (!vid)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < t->nports; p++) {	/* vertices: channels with edges */
+		uint32_t nq = es->row[p] == NOROW ? 0 :
+			      t->node_nports[t->port_node[t->port_remote[p]]] + 1u;
+
+		for (unsigned vi = 0; vi < nvl; vi++) {
+			uint64_t b0 = es->row[p] + (uint64_t)vi * nq * nvl;
+			size_t k = m;
+
+			for (uint64_t b = b0; b < b0 + (uint64_t)nq * nvl; b++)
+				m += set_has(es, b);
+			vid[(size_t)p * nvl + vi] = m > k ? g->nv++ : UNSET;
 		}
 	}
-	return 0;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static uint32_t find_vert(const struct cdg *g, uint32_t key)
-{
-	uint32_t lo = 0, hi = g->nv;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (g->vert[mid] < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < g->nv && g->vert[lo] == key ? lo : UNSET;
-}
-
-/* Sort the edge keys and build the CSR graph; edges to sinks are dropped. */
-static int build_csr(struct edge_set *es, struct cdg *g)
-{
-	uint64_t *e = es->v;
-	size_t n = 0, m = 0;
-	uint32_t v = 0;
-
-	for (size_t i = 0; i < es->cap; i++)
-		if (e[i] != EMPTY)
-			e[n++] = e[i];
-	qsort(e, n, sizeof(*e), cmp_u64);
-	g->vert = malloc((n + 1) * sizeof(uint32_t));
-	g->off = calloc(n + 2, sizeof(uint32_t));
-	g->adj = malloc((n + 1) * sizeof(uint32_t));
-	if (!g->vert || !g->off || !g->adj)
+	g->vert = malloc(((size_t)g->nv + 1) * sizeof(uint32_t));
+	g->off = calloc((size_t)g->nv + 2, sizeof(uint32_t));
+	g->adj = malloc((m + 1) * sizeof(uint32_t));
+	if (!g->vert || !g->off || !g->adj) {
+		free(vid);
 		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		if (!g->nv || g->vert[g->nv - 1] != (uint32_t)(e[i] >> 32))
-			g->vert[g->nv++] = (uint32_t)(e[i] >> 32);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t src = (uint32_t)(e[i] >> 32), w = find_vert(g, (uint32_t)e[i]);
-
-		while (g->vert[v] != src)
-			g->off[++v] = (uint32_t)m;
-		if (w != UNSET)
-			g->adj[m++] = w;
 	}
-	while (v < g->nv)
-		g->off[++v] = (uint32_t)m;
+	m = 0;
+	for (uint32_t p = 0; p < t->nports; p++)
+		for (unsigned vi = 0; vi < nvl; vi++) {
+			uint32_t v = vid[(size_t)p * nvl + vi], n, nq;
+			uint64_t b;
+
+			if (v == UNSET)
+				continue;
+			n = t->port_node[t->port_remote[p]];
+			nq = t->node_nports[n] + 1u;
+			g->vert[v] = p * 16 + es->vl[vi];
+			g->off[v] = (uint32_t)m;
+			b = es->row[p] + (uint64_t)vi * nq * nvl;
+			for (uint32_t qn = 0; qn < nq; qn++)
+				for (unsigned vj = 0; vj < nvl; vj++, b++) {
+					uint32_t w = (t->port_off[n] + qn) * nvl + vj;
+
+					if (set_has(es, b) && vid[w] != UNSET)
+						g->adj[m++] = vid[w];
+				}
+		}
 	g->off[g->nv] = (uint32_t)m;
+	free(vid);
 	return 0;
 }
 
@@ -496,8 +529,8 @@ static void tarjan(const struct topo *t, struct cdg *g, struct chk_report *r)
 	}
 }
 
-/* Cycles of the CDG made of @es (consumed), reported as @kind. */
-static int cycles(const struct topo *t, struct edge_set *es, enum chk_finding_kind kind,
+/* Cycles of the CDG made of @es, reported as @kind. */
+static int cycles(const struct topo *t, const struct edge_set *es, enum chk_finding_kind kind,
 		  uint32_t *ncyc, struct chk_report *r)
 {
 	struct cdg g;
@@ -506,7 +539,7 @@ static int cycles(const struct topo *t, struct edge_set *es, enum chk_finding_ki
 
 	memset(&g, 0, sizeof(g));
 	g.kind = kind;
-	rc = build_csr(es, &g);
+	rc = build_csr(t, es, &g);
 	if (rc)
 		goto out;
 	rc = -ENOMEM;
@@ -534,43 +567,47 @@ out:
 	return rc;
 }
 
-static int edge_copy(const struct edge_set *a, struct edge_set *b)
+static int set_copy(const struct edge_set *a, struct edge_set *b, const struct topo *t)
 {
-	b->v = malloc(a->cap * sizeof(*b->v));
-	if (!b->v)
+	*b = *a;
+	b->bits = malloc(a->nwords * sizeof(uint64_t));
+	b->row = malloc(((size_t)t->nports + 1) * sizeof(uint64_t));
+	if (!b->bits || !b->row)
 		return -ENOMEM;
-	memcpy(b->v, a->v, a->cap * sizeof(*b->v));
-	b->cap = a->cap;
-	b->n = a->n;
+	memcpy(b->bits, a->bits, a->nwords * sizeof(uint64_t));
+	memcpy(b->row, a->row, (size_t)t->nports * sizeof(uint64_t));
 	return 0;
 }
 
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		     const struct chk_opts *o, struct chk_report *r)
 {
-	struct edge_set ca = { NULL, 0, 0 }, all = { NULL, 0, 0 };
+	struct edge_set ca, all;
 	struct inject in;
 	uint32_t nca = 0, nall = 0;
+	bool sw = !(o && o->no_switch_cdg);
 	int rc;
 
 	if ((uint64_t)t->nports * 16 >= UINT32_MAX)
 		return -EOVERFLOW;
 	memset(&in, 0, sizeof(in));
+	memset(&ca, 0, sizeof(ca));
+	memset(&all, 0, sizeof(all));
 	rc = inject_init(t, o, &in);
 	if (!rc)
-		rc = set_grow(&ca);
+		rc = set_init(t, o, in.ng, &ca);
 	if (!rc)
-		rc = collect_edges(t, l, ok, o, &in, false, &ca);
-	if (!rc && !(o && o->no_switch_cdg))
-		rc = edge_copy(&ca, &all);
-	if (!rc && !(o && o->no_switch_cdg))
-		rc = collect_edges(t, l, ok, o, &in, true, &all);
+		collect_edges(t, l, ok, o, &in, false, &ca);
+	if (!rc && sw)
+		rc = set_copy(&ca, &all, t);
+	if (!rc && sw)
+		collect_edges(t, l, ok, o, &in, true, &all);
 	inject_free(&in);
 	if (!rc)
 		rc = cycles(t, &ca, CHK_F_CREDIT_LOOP, &nca, r);
-	if (!rc && !nca && all.v)
+	if (!rc && !nca && sw)
 		rc = cycles(t, &all, CHK_F_CREDIT_LOOP_SW, &nall, r);
-	free(ca.v);
-	free(all.v);
+	set_free(&ca);
+	set_free(&all);
 	return rc;
 }

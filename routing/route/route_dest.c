@@ -304,6 +304,8 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		rank /= m;
 		u = best;
 	}
+	for (unsigned l = 0; l < 256; l++)
+		r->dk_dig[l] = r->dk_m[l] > 1 ? r->dk_rank[l] / r->dk_m[l] : r->dk_rank[l];
 	r->stamp++;
 	for (unsigned i = 0; i < r->ndesig; i++) {	/* on the path: preference 0 */
 		r->pref_stamp[r->desig[i]] = r->stamp;
@@ -374,18 +376,13 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * rotation among all candidates by rank.
  */
 struct ckey {
-	unsigned other_rail, pref, pos, grot, rot;
+	unsigned grot, rot;
 	uint32_t load, pload;
 };
 
+/* The keys after primary_key()'s. */
 static bool ckey_less(const struct ckey *a, const struct ckey *b)
 {
-	if (a->other_rail != b->other_rail)
-		return a->other_rail < b->other_rail;
-	if (a->pref != b->pref)
-		return a->pref < b->pref;
-	if (a->pos != b->pos)
-		return a->pos < b->pos;
 	if (a->load != b->load)
 		return a->load < b->load;
 	if (a->grot != b->grot)
@@ -404,7 +401,23 @@ static inline uint32_t rot_fast(uint32_t idx, uint32_t n, uint32_t rm)
 /* The rank digit for a link whose lower end is at level @low. */
 static inline uint32_t link_digit(const struct rt *r, uint8_t low, uint32_t s)
 {
-	return r->dk_rank[low] / r->dk_m[low] + (r->mode[s] >= RM_TURN ? s : 0);
+	return r->dk_dig[low] + (r->mode[s] >= RM_TURN ? s : 0);
+}
+
+/*
+ * The first three keys (rail, preference, D-mod-K target) of candidate
+ * port @p, packed so that a smaller number is a better candidate.
+ */
+static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint32_t p,
+			    uint32_t target)
+{
+	uint32_t w = r->peer[p], nw = rt_node(r, w);
+	bool other_rail = r->rails && dst->rail >= 0 && r->c->level[nw] == 1 &&
+			  r->c->rail[nw] >= 0 && r->c->rail[nw] != dst->rail;
+	unsigned pf = r->ndesig > 1 ? pref(r, w) : RT_INF;
+
+	return (uint32_t)other_rail << 20 | pf << 1 |
+	       (uint32_t)(r->c->dir[p] == CLS_DIR_UP && w != target);
 }
 
 static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
@@ -413,42 +426,45 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint8_t lv = r->c->level[rt_node(r, s)];
-	uint32_t rank = r->dk_rank[lv], target = TOPO_NONE, rm, minpref = UINT32_MAX, nmin = 0;
-	uint16_t pf[TOPO_MAX_PORTS + 1];
-	struct ckey bk = { 0, 0, 0, 0, 0, 0, 0 };
+	uint32_t rank = r->dk_rank[lv], target = TOPO_NONE, rm = 0, minkey = UINT32_MAX, nmin = 0;
+	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
+	uint32_t pk[TOPO_MAX_PORTS + 1];
+	struct ckey bk = { 0, 0, 0, 0 };
 
 	if (!ncand)
 		return LFT_NONE;
-	if (r->ndesig > 1) {	/* nearest to the designated path first (memoised) */
+	if (r->ndesig > 1)
 		target = rt_up_target(r, s, rank);
-		for (uint32_t i = 0; i < ncand; i++) {
-			pf[i] = (uint16_t)pref(r, r->peer[cand[i]]);
-			if (pf[i] < minpref)
-				minpref = pf[i], nmin = 0, best = cand[i];
-			nmin += pf[i] == minpref;
-		}
+	for (uint32_t i = 0; i < ncand; i++) {	/* rail, preference, target first */
+		pk[i] = primary_key(r, dst, cand[i], target);
+		if (pk[i] < minkey)
+			minkey = pk[i], nmin = 0, best = cand[i];
+		nmin += pk[i] == minkey;
 	}
-	rm = rank % ncand;
-	if (nmin != 1 || r->rails)	/* one nearest the designated path: no tie to break */
+	if (nmin > 1) {
 		best = TOPO_NONE;
-	for (uint32_t i = 0; i < ncand && (nmin != 1 || r->rails); i++) {
-		uint32_t p = cand[i], w = r->peer[p];
+		rm = rank % ncand;
+	}
+	for (uint32_t i = 0; i < ncand && nmin > 1; i++) {	/* ties: load, then rotations */
+		uint32_t p = cand[i], w = r->peer[p], g = r->gsize[p];
 		uint8_t low = lv;
 		struct ckey k;
 
-		/* rail isolation: never through a leaf of another rail when avoidable */
-		k.other_rail = r->rails && dst->rail >= 0 && r->c->level[rt_node(r, w)] == 1 &&
-			       r->c->rail[rt_node(r, w)] >= 0 && r->c->rail[rt_node(r, w)] != dst->rail;
-		if (r->ndesig > 1 && pf[i] != minpref && !r->rails)
+		if (pk[i] != minkey)
 			continue;
-		k.pref = r->ndesig > 1 ? pf[i] : RT_INF;
-		k.pos = r->c->dir[p] == CLS_DIR_UP && w != target;
 		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
 		if (r->c->dir[p] == CLS_DIR_DOWN)	/* the digit of the lower end's level */
 			low = r->c->level[rt_node(r, w)];
-		/* parallel links: by the digit where D-mod-K reached this level, else by load */
-		k.grot = r->gsize[p] > 1 && r->dk_m[low] > 1 ?
-			 rotation(r->gidx[p], r->gsize[p], link_digit(r, low, s)) : 0;
+		/* parallel links: by the digit where D-mod-K reached this level, else by load;
+		 * the tied candidates are mostly one group: one division for all */
+		k.grot = 0;
+		if (g > 1 && r->dk_m[low] > 1) {
+			uint32_t dig = link_digit(r, low, s);
+
+			if (dig != gdig || g != gn)
+				gdig = dig, gn = g, gmod = dig % g;
+			k.grot = rot_fast(r->gidx[p], g, gmod);
+		}
 		k.pload = r->pload[dst->tc][p];
 		k.rot = rot_fast(i, ncand, rm);
 		if (best == TOPO_NONE || ckey_less(&k, &bk))
