@@ -22,7 +22,9 @@
  *             to a labelled switch exit there; the others reach an exit
  *             down-only, or up then down;
  *      TURN   (switch LIDs only) switches that reach, going down, a switch
- *             whose route to a goes up only: spine-to-spine routes;
+ *             one up-link below a: spine-to-spine routes, whose turn is
+ *             their last hop (a longer up tail after the turn would ride
+ *             VL 0 for CA-injected packets: credit loops, route_sl.c);
  *      UPTURN (switch LIDs only) switches that go up to a TURN switch (a
  *             leaf that lost its link to the destination spine);
  *      ANY    whatever is left but connected: any shortest hop; the
@@ -209,9 +211,11 @@ static void label_turns(struct rt *r, uint32_t a, int16_t z)
 			}
 		}
 	}
+	/* turn only one hop below a: the turn is then the route's last hop,
+	 * the one hop route_sl.c lifts to VL 1 for every SL */
 	bq_reset(&r->bq);
 	for (uint32_t s = 0; s < r->nsw; s++)
-		if (r->u0[s])
+		if (r->u0[s] && r->dist[s] <= 1)
 			bq_push(&r->bq, r->dist[s], s);
 	relax(r, CLS_DIR_UP, RM_TURN, -2, false);
 	bq_reset(&r->bq);
@@ -354,7 +358,7 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 	case RM_UP:
 		return dir == CLS_DIR_UP && (!r->u0[s] || r->u0[w]);
 	case RM_TURN:
-		return dir == CLS_DIR_DOWN && (r->u0[w] || mw == RM_TURN);
+		return dir == CLS_DIR_DOWN && ((r->u0[w] && r->dist[w] <= 1) || mw == RM_TURN);
 	case RM_UPTURN:
 		return dir == CLS_DIR_UP && (mw == RM_TURN || mw == RM_UPTURN);
 	default:

@@ -4,10 +4,15 @@
  * between zones deadlock-free.
  *
  * Source groups: z (CAs of zone z), Z (zone-less CAs), Z + 1 + s (switch
- * ordinal s: its own packets).  SL of a path from a group to LID l with
- * destination zone dz (the zone of l's switch) and source zone sz:
- *   0              sz == dz (up*down* inside the zone), or dz < 0 and sz >= 0
+ * ordinal s: its own packets and those of CAs cabled to it when it is
+ * above the leaves, whose routes turn like the switch's).  SL of a path
+ * from a group to LID l with destination zone dz (the zone of l's switch)
+ * and source zone sz:
+ *   0              sz == dz (up*down* inside the zone)
  *   1 + dz         sz != dz, dz >= 0 (crossing into zone dz)
+ *   1 + Z + sz     dz < 0, sz >= 0 (to a bridge or a CA on one; when
+ *                  2Z + 1 <= 14, else 0): a bridge that lost its links
+ *                  to zone sz is reached through another zone
  *   14 (transit)   zone-less source to a zone-less destination
  *   15 (turn)      a switch whose own route turns down->up (TURN: to a
  *                  switch LID; ANY: a spine that lost its link to the
@@ -16,16 +21,19 @@
  * direction:
  *   SL 0 -> VL 0, except from an up-port to an up-port (a down->up turn,
  *   taken only by routes to switch LIDs): VL 1;  SL 1 + dz -> VL 1 iff
- *   zn == dz;  SL 14 -> VL 1 iff zn >= 0;  SL 15 -> VL 1 when the port
+ *   zn == dz;  SL 1 + Z + sz -> VL 1 iff zn >= 0 and zn != sz;
+ *   SL 14 -> VL 1 iff zn >= 0;  SL 15 -> VL 1 when the port
  *   goes up, or from a down-port to a down-port (the peak after the turn
  *   of a switch's own down-up-down route, degraded fabrics); other SLs ->
  *   VL 0.  The turn rows are the only ones that depend on the input port
- *   (out->vlx), and only the pairs turn routes really use get them.  In a 2-level tree every turn route then has all its hops
- *   after the turn on VL 1 and VL 1 has no down->up dependency.
+ *   (out->vlx), and only the pairs turn routes really use get them.  A
+ *   switch-LID route turns only one hop below its destination
+ *   (route_dest.c), so its hops after the turn are on VL 1 and VL 1 has
+ *   no down->up dependency.
  * Why it is acyclic: VL 1 holds only up*down* paths inside the
  * destination zone (a packet reaches VL 1 on entering it and stays there),
- * up-only tails of turn routes, and transit paths that end at their
- * bridge; VL 0 holds up*down* paths inside the source zone up to an exit,
+ * up-only tails of turn routes, and transit paths (and paths to a
+ * bridge through another zone) that end at their bridge; VL 0 holds up*down* paths inside the source zone up to an exit,
  * whose inter-zone channels lead only into VL 1 or to the destination.
  * nvls = 2 when any SL other than 0 is used, else 1; with vl_limit 1 every
  * SL is 0 and the checker then judges the single VL.
@@ -38,12 +46,28 @@
 
 #include "route/route_int.h"
 
+/*
+ * A CA cabled to a switch above the leaves (a SHARP aggregation node, a
+ * management host on a spine) enters the fabric where that switch's own
+ * packets do and follows the same routes, turns included: it shares the
+ * switch's group, so its packets get the turn SL too.
+ */
 static uint32_t group_of(const struct rt *r, uint32_t n)
 {
+	const struct topo *t = r->t;
 	int16_t z = r->c->zone[n];
 
-	if (topo_is_switch(r->t, n))
-		return r->c->nzones + 1 + r->t->node_sw[n];
+	if (topo_is_switch(t, n))
+		return r->c->nzones + 1 + t->node_sw[n];
+	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+		uint32_t q = t->port_remote[p];
+
+		if (q != TOPO_NONE && topo_is_switch(t, t->port_node[q])) {
+			if (r->c->level[t->port_node[q]] >= 2)
+				return r->c->nzones + 1 + t->node_sw[t->port_node[q]];
+			break;
+		}
+	}
 	return z < 0 ? r->c->nzones : (uint32_t)z;
 }
 
@@ -72,16 +96,24 @@ static int16_t lid_zone(const struct rt *r, uint32_t lid)
 	return q == TOPO_NONE ? -2 : r->c->zone[t->port_node[q]];
 }
 
+/* Whether SLs 1 + Z .. 2Z (zone z to a zone-less destination) fit below the transit SL. */
+static bool leave_sls(const struct rt *r)
+{
+	return 1 + 2 * r->c->nzones <= RT_SL_TRANSIT;
+}
+
 static uint8_t sl_of(const struct rt *r, uint32_t g, int16_t dz)
 {
 	uint32_t nz = r->c->nzones;
 	int16_t sz = g < nz ? (int16_t)g : g == nz ? -1 : rt_zone(r, g - nz - 1);
 
-	if (dz == -2 || sz == dz)
+	if (dz == -2 || (sz == dz && sz >= 0))
 		return 0;
 	if (dz >= 0)
 		return (uint8_t)(1 + dz);
-	return sz < 0 ? RT_SL_TRANSIT : 0;
+	if (sz >= 0)	/* to a bridge: lifted in any zone it passes after its own */
+		return leave_sls(r) ? (uint8_t)(1 + nz + (uint32_t)sz) : 0;
+	return RT_SL_TRANSIT;
 }
 
 static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
@@ -94,6 +126,8 @@ static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
 		return zn >= 0;
 	if (sl >= 1 && sl <= r->c->nzones)
 		return zn == (int16_t)(sl - 1);
+	if (leave_sls(r) && sl > r->c->nzones && sl <= 2 * r->c->nzones)
+		return zn >= 0 && zn != (int16_t)(sl - 1 - r->c->nzones);
 	return 0;
 }
 
