@@ -4,7 +4,8 @@
 #
 #   1. every fabrics/*.net (small and full) and generated degraded copies
 #      (1 % and 5 % of the switch links dropped, seed 1: frame full, ff2
-#      full bridge + leaf2leaf, multiframe small, rail2/rail3 full): exit 0,
+#      full bridge + leaf2leaf, multiframe small, rail2/rail3 full) and
+#      healthy fabrics with a SHARP node on every switch: exit 0,
 #      no hard finding, no credit loop of any kind (credit_loop and
 #      credit_loop_switch both 0), no unreachable destination, no
 #      non-minimal route inside a zone, switch LIDs routed;
@@ -111,6 +112,14 @@ for p in 0.01 0.05; do
 	gen "multiframe-small-d$p" multiframe --size small --drop-links $p --seed 1
 	gen "rail2-full-d$p" rail --style rail2 --size full --drop-links $p --seed 1
 	gen "rail3-full-d$p" rail --style rail3 --size full --drop-links $p --seed 1
+done
+# a SHARP aggregation node (a CA) on every switch: CAs above the leaves
+# inject into spine-to-spine turns and bridge-to-bridge paths
+for f in "frame-full:frame --size full" "ff2-small:ff2" "ff2-full:ff2 --size full" \
+	 "rail3-small:rail --style rail3" "fattree3-small:fattree --levels 3" \
+	 "multiframe-full:multiframe --size full"; do
+	# shellcheck disable=SC2086 # the family's options are words
+	gen "sharp-${f%%:*}" ${f#*:} --sharp
 done
 
 # ---- 3. determinism ---------------------------------------------------------
