@@ -7,7 +7,8 @@
  *                          (route_run with defaults); print best and median
  *                          wall time of each phase, and the peak RSS growth
  *                          of the first run against the LFT block's size
- *   CASE: ff2        full Fire-Flyer 2 (bridge), 122 switches, 1,690 LIDs
+ *   CASE: frame      full frame (director), 60 switches, 860 LIDs
+ *         ff2        full Fire-Flyer 2 (bridge), 122 switches, 1,690 LIDs
  *         ft3-700    3-level fat tree, radix 40, 5,600 hosts
  *         ft3-16k    3-level fat tree, radix 64, 16,384 hosts (full preset)
  *
@@ -44,6 +45,9 @@ static struct topo *make(const char *name, struct diag_list *dl)
 	if (!strcmp(name, "ff2")) {
 		gen_opts_init(&go, GEN_FF2);
 		go.full = true;
+	} else if (!strcmp(name, "frame")) {
+		gen_opts_init(&go, GEN_FRAME);
+		go.full = true;
 	} else if (!strcmp(name, "ft3-700")) {
 		gen_opts_init(&go, GEN_FATTREE);
 		go.levels = 3;
@@ -76,7 +80,7 @@ int main(int argc, char **argv)
 	unsigned nvls = 0;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench_route ff2|ft3-700|ft3-16k [N]\n");
+		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k [N]\n");
 		return 2;
 	}
 	if (n < 1 || n > MAX_RUNS)

@@ -272,8 +272,11 @@ static int ffroute_compute(const struct topo *t, const struct cls *c, const stru
 	if (!rc && !(d = destinations(t, c, &nd)))
 		rc = -ENOMEM;
 
-	for (uint32_t s = 0; !rc && s < t->nswitches; s++)
+	for (uint32_t s = 0; !rc && s < t->nswitches; s++) {
 		out->lft->have[s] = 1;
+		if (c->level[t->sw_node[s]] >= r.nlev)
+			r.nlev = c->level[t->sw_node[s]] + 1u;
+	}
 	for (uint32_t i = 0; !rc && i < nd; i++)
 		if ((rc = rt_route_dest(&r, &d[i])))
 			snprintf(out->err, sizeof(out->err), "internal error: a switch has no "

@@ -104,23 +104,19 @@ static void seed(struct rt *r, int16_t zone, bool other_zones)
  */
 static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bool down_only)
 {
-	const struct topo *t = r->t;
-
 	for (unsigned d = 0; d <= RT_MAXD; d++) {
 		uint32_t s;
 
 		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
-			uint32_t n = rt_node(r, s);
-
 			if (r->dist[s] != d)
 				continue;	/* stale */
 			if (down_only && r->mode[s] != RM_DOWN && r->mode[s] != RM_EXIT &&
 			    r->mode[s] != RM_DEST)
 				continue;
-			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
-				uint32_t u = rt_peer(r, p);
+			for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++) {
+				uint32_t p = r->swp[j], u = r->peer[p];
 
-				if (u == TOPO_NONE || r->c->dir[p] != dir ||
+				if (r->c->dir[p] != dir ||
 				    rt_zone(r, u) != rt_zone(r, s) || rt_zone(r, u) == ex)
 					continue;
 				if (r->mode[u] == RM_NONE ||
@@ -135,8 +131,6 @@ static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bo
 /* Zone-less switches (and, with @any, every switch) next to labelled ones. */
 static void relax_open(struct rt *r, enum rt_mode m, bool any)
 {
-	const struct topo *t = r->t;
-
 	bq_reset(&r->bq);
 	for (uint32_t s = 0; s < r->nsw; s++)
 		if (r->mode[s] != RM_NONE)
@@ -145,14 +139,12 @@ static void relax_open(struct rt *r, enum rt_mode m, bool any)
 		uint32_t s;
 
 		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
-			uint32_t n = rt_node(r, s);
-
 			if (r->dist[s] != d)
 				continue;
-			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
-				uint32_t u = rt_peer(r, p);
+			for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++) {
+				uint32_t u = r->peer[r->swp[j]];
 
-				if (u == TOPO_NONE || (!any && rt_zone(r, u) >= 0))
+				if (!any && rt_zone(r, u) >= 0)
 					continue;
 				if (r->mode[u] == RM_NONE || (r->mode[u] == m && r->dist[u] > d + 1))
 					set_label(r, u, m, d + 1);
@@ -276,7 +268,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 
 	r->ndesig = 0;
 	r->desig[r->ndesig++] = u;
-	for (unsigned l = 0; l < 256; l++) {
+	for (unsigned l = 0; l < r->nlev; l++) {
 		r->dk_rank[l] = rank;
 		r->dk_m[l] = 1;
 	}
@@ -287,7 +279,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 
 		r->dk_rank[lv] = rank;
 		r->dk_m[lv] = m ? m : 1;
-		for (unsigned l = lv + 1u; m && l < 256; l++)
+		for (unsigned l = lv + 1u; m && l < r->nlev; l++)
 			r->dk_rank[l] = rank / m;
 		for (uint32_t p = t->port_off[n] + 1; m && p < t->port_off[n + 1]; p++) {
 			uint32_t w = rt_peer(r, p), back, pos, key;
@@ -308,7 +300,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		rank /= m;
 		u = best;
 	}
-	for (unsigned l = 0; l < 256; l++)
+	for (unsigned l = 0; l < r->nlev; l++)
 		r->dk_dig[l] = r->dk_m[l] > 1 ? r->dk_rank[l] / r->dk_m[l] : r->dk_rank[l];
 	r->stamp++;
 	for (unsigned i = 0; i < r->ndesig; i++) {	/* on the path: preference 0 */

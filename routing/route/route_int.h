@@ -59,6 +59,7 @@ struct rt {
 	uint32_t dk_rank[256];		/* per level: the rank digit source at that level */
 	uint32_t dk_m[256];		/* per level: the up-group size there */
 	uint32_t dk_dig[256];		/* per level: dk_rank / dk_m (the link digit) */
+	unsigned nlev;			/* highest switch level + 1: the dk_* entries in use */
 	unsigned ndesig;
 	struct rt_bq bq;
 	/* balance: per class, per port */
