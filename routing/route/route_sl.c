@@ -33,7 +33,8 @@
  * Why it is acyclic: VL 1 holds only up*down* paths inside the
  * destination zone (a packet reaches VL 1 on entering it and stays there),
  * up-only tails of turn routes, and transit paths (and paths to a
- * bridge through another zone) that end at their bridge; VL 0 holds up*down* paths inside the source zone up to an exit,
+ * bridge through another zone) that end at their bridge; VL 0 holds
+ * up*down* paths inside the source zone up to an exit,
  * whose inter-zone channels lead only into VL 1 or to the destination.
  * nvls = 2 when any SL other than 0 is used, else 1; with vl_limit 1 every
  * SL is 0 and the checker then judges the single VL.
