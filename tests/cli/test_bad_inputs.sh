@@ -18,14 +18,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-bad.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
-failed=0
-ntests=0
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() {
-	ntests=$((ntests + 1)); failed=$((failed + 1))
-	echo "not ok $ntests - $1"
-	[ -n "${2:-}" ] && [ -f "$2" ] && { echo "--- stderr:"; head -20 "$2"; }
-}
+. "$top_srcdir/tests/lib/tap.sh"
 
 # A line of $1 bytes: "#" and then "x"s.
 long_line() {
@@ -110,6 +103,4 @@ for exp in "$DATA"/bad/*.expect; do
 	fi
 done
 
-echo "1..$ntests"
-[ "$failed" -eq 0 ] || { echo "$failed of $ntests failed"; exit 1; }
-exit 0
+tap_done

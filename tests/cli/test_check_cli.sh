@@ -30,18 +30,9 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-check.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
-failed=0
-ntests=0
+. "$top_srcdir/tests/lib/tap.sh"
 FINDINGS="no_table unreachable unreachable_physical loop blackhole switch_lid non_minimal
 credit_loop rail_mix rail_leave cross_zone_link storage_cross_zone credit_loop_switch"
-
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() {
-	ntests=$((ntests + 1)); failed=$((failed + 1))
-	echo "not ok $ntests - $1"
-	shift
-	for f in "$@"; do [ -f "$f" ] && { echo "--- $f"; head -40 "$f"; }; done
-}
 
 # run STATUS CMD...: stdout to $TMP/out, stderr to $TMP/err
 run() {
@@ -248,6 +239,4 @@ else
 	echo "# ibsim/opensm not installed: part 6 skipped"
 fi
 
-echo "1..$ntests"
-[ "$failed" -eq 0 ] || { echo "$failed of $ntests failed"; exit 1; }
-exit 0
+tap_done

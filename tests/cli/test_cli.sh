@@ -16,18 +16,7 @@ trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 cd "$DATA" || exit 1
 
-failed=0
-ntests=0
-
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() {
-	ntests=$((ntests + 1)); failed=$((failed + 1))
-	echo "not ok $ntests - $1"
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] && { echo "--- $f"; head -40 "$f"; }
-	done
-}
+. "$top_srcdir/tests/lib/tap.sh"
 
 # run EXPECTED_STATUS CMD...: run CMD, stdout to $TMP/out, stderr to $TMP/err
 run() {
@@ -252,6 +241,4 @@ run 2 "$FFROUTE" cmp cli/tiny.topo cli/no-such-file.topo
 has "$TMP/err" "cli/no-such-file.topo: error: cannot open: No such file or directory"
 run 2 "$FFROUTE" cmp cli/tiny.lfts cli/tiny.topo
 
-echo "1..$ntests"
-[ "$failed" -eq 0 ] || { echo "$failed of $ntests failed"; exit 1; }
-exit 0
+tap_done

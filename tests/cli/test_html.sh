@@ -26,18 +26,7 @@
 sim_require
 sim_workdir
 W=$SIM_DIR
-failed=0
-ntests=0
-
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() {
-	ntests=$((ntests + 1)); failed=$((failed + 1))
-	echo "not ok $ntests - $1"
-	shift
-	for f in "$@"; do
-		[ -f "$f" ] && { echo "--- $f"; head -c 3000 "$f"; echo; }
-	done
-}
+. "$top_srcdir/tests/lib/tap.sh"
 
 # check COND_STATUS TEXT: record the result of the previous command
 check() { if [ "$1" -eq 0 ]; then ok "$2"; else not_ok "$2"; fi; }
@@ -237,5 +226,4 @@ else
 	done
 fi
 
-echo "# $ntests tests, $failed failed"
-[ "$failed" -eq 0 ]
+tap_done

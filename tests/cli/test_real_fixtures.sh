@@ -29,15 +29,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-real.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
-failed=0
-ntests=0
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() {
-	ntests=$((ntests + 1)); failed=$((failed + 1))
-	echo "not ok $ntests - $1"
-	shift
-	for f in "$@"; do [ -f "$f" ] && { echo "--- $f"; head -30 "$f"; }; done
-}
+. "$top_srcdir/tests/lib/tap.sh"
 has() {
 	if grep -qxF -- "$2" "$1"; then ok "$3: '$2'"; else not_ok "$3: expected '$2'" "$1"; fi
 }
@@ -204,6 +196,4 @@ if [ -f "$LST" ] && [ -f "$FDBS" ]; then
 		not_ok "opensm-lfts routes differ from the .fdbs" "$TMP/got"
 fi
 
-echo "1..$ntests"
-[ "$failed" -eq 0 ] || { echo "$failed of $ntests failed"; exit 1; }
-exit 0
+tap_done

@@ -21,9 +21,7 @@ TINY=$D/cli/tiny.topo
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-redteam.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
-failed=0 ntests=0
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() { ntests=$((ntests + 1)); failed=$((failed + 1)); echo "not ok $ntests - $1"; }
+. "$top_srcdir/tests/lib/tap.sh"
 check() { if eval "$2"; then ok "$1"; else not_ok "$1"; fi; }
 
 cd "$TMP" || exit 1
@@ -148,5 +146,4 @@ check "convert --lossy to .net writes it, with warnings" \
 "$FFROUTE" convert --to net -o t.net "$TINY" 2>err && "$FFROUTE" cmp --ignore-lids "$TINY" t.net >/dev/null 2>&1
 check "a fabric .net can carry converts without a word and compares equal" '[ $? -eq 0 ] && [ ! -s err ]'
 
-echo "1..$ntests"
-[ "$failed" -eq 0 ]
+tap_done

@@ -33,15 +33,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-route.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM
 
-failed=0
-ntests=0
-ok() { ntests=$((ntests + 1)); echo "ok $ntests - $1"; }
-not_ok() {
-	ntests=$((ntests + 1)); failed=$((failed + 1))
-	echo "not ok $ntests - $1"
-	shift
-	for f in "$@"; do [ -f "$f" ] && { echo "--- $f"; head -30 "$f"; }; done
-}
+. "$top_srcdir/tests/lib/tap.sh"
 
 # expect NAME JQ-EXPR: the check JSON of NAME satisfies EXPR
 expect() {
@@ -187,5 +179,4 @@ rc=$?
 [ $rc -eq 2 ] && grep -q 'error: unknown record type "garbage"' "$TMP/middle.err" &&
 	ok "unknown text between records: an error, exit 2" || not_ok "text in the middle (exit $rc)" "$TMP/middle.err"
 
-echo "1..$ntests"
-[ "$failed" -eq 0 ]
+tap_done
