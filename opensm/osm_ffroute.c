@@ -208,14 +208,15 @@ static int ffr_build_fwd_tables(void *context)
 	/* one line, short enough for OpenSM's log line limit */
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
 		"ffroute: pass %u: %u LFT blocks changed; %u switches, %u CAs, %u LIDs, %u VL%s, "
-		"%u zone%s, %u rails, max %u routes/link, %.3f s\n", c->passes, changed,
-		st->t->nswitches, st->t->ncas, nlids, st->out.nvls, st->out.nvls > 1 ? "s" : "",
-		st->c.nzones, st->c.nzones == 1 ? "" : "s", st->c.nrails, st->out.max_link_routes,
+		"%u zone%s, %u rails, %u LIDs rooted, max %u routes/link, %.3f s\n", c->passes,
+		changed, st->t->nswitches, st->t->ncas, nlids, st->out.nvls,
+		st->out.nvls > 1 ? "s" : "", st->c.nzones, st->c.nzones == 1 ? "" : "s",
+		st->c.nrails, st->out.rooted_lids, st->out.max_link_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if (st->out.nvls > 1 && !c->osm->subn.opt.qos && st->c.nzones > 1)
-		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routes between zones use "
-			"VL 1 but qos is FALSE: OpenSM will not program the engine's SL2VL tables; "
-			"set qos TRUE\n");
+	if (st->out.nvls > 1 && !c->osm->subn.opt.qos && (st->c.nzones > 1 || st->out.rooted_lids))
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routes between zones or "
+			"of the rooted layer (%u LIDs) use VL 1 but qos is FALSE: OpenSM will not "
+			"program the engine's SL2VL tables; set qos TRUE\n", st->out.rooted_lids);
 	else if (st->out.nvls > 1 && !c->osm->subn.opt.qos)
 		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: qos is FALSE: switch-to-switch turn "
 			"routes share VL 0 (set qos TRUE to move them to VL 1)\n");

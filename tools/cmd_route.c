@@ -279,9 +279,10 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = write_all(o.dir, t, &ro) ? CLI_ERROR : CLI_OK;
 		if (!rc && !o.quiet)
 			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
-				"%llu switch turn routes, %.3f s -> %s\n", t->nswitches, t->max_lid,
-				(unsigned long long)ro.routes, ro.nvls, ro.nvls > 1 ? "s" : "",
-				(unsigned long long)ro.turn_routes, ro.seconds, o.dir);
+				"%llu switch turn routes, %u LIDs rooted, %.3f s -> %s\n",
+				t->nswitches, t->max_lid, (unsigned long long)ro.routes, ro.nvls,
+				ro.nvls > 1 ? "s" : "", (unsigned long long)ro.turn_routes,
+				ro.rooted_lids, ro.seconds, o.dir);
 		route_out_free(&ro);
 	}
 	if (classified)

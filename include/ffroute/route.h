@@ -38,6 +38,8 @@ struct route_opts {
 	unsigned vl_limit;	/* most data VLs the engine may use (default 2) */
 	int rail_isolation;	/* -1 auto (on when rails are found), 0 off, 1 on */
 	bool verify;		/* run the checker on the result (default true) */
+	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
+				 * verification; 0 off; 1 on (route_root.c) */
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;
@@ -53,6 +55,7 @@ struct route_out {
 	unsigned nvls;		/* data VLs used (1 = no VL layering) */
 	uint64_t routes;	/* (switch, LID) entries set */
 	uint64_t turn_routes;	/* switch-to-switch routes that turn down->up */
+	uint32_t rooted_lids;	/* LIDs routed up*down* from one root on VL 1 (route_dest.c) */
 	uint64_t hard_findings;	/* from the verification (0 when returned) */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	double seconds;		/* wall time of route_run */

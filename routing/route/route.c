@@ -36,6 +36,7 @@ void route_opts_init(struct route_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->vl_limit = 2;
 	o->rail_isolation = -1;
+	o->rooted_layer = -1;
 	o->verify = true;
 }
 
@@ -156,7 +157,9 @@ static int switch_ports(struct rt *r)
 	r->peer = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	r->order = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
 	r->sub = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
-	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->peer || !r->order || !r->sub)
+	r->has_ca = calloc((size_t)r->nsw + 1, 1);
+	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->peer || !r->order ||
+	    !r->sub || !r->has_ca)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->peer[p] = rt_peer(r, p);
@@ -169,8 +172,13 @@ static int switch_ports(struct rt *r)
 		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++)
 			if (rt_peer(r, p) != TOPO_NONE)
 				r->swp[n++] = p;
+			else if (t->port_remote[p] != TOPO_NONE)
+				r->has_ca[s] |= r->c->level[node] < 2 ? RT_CA_LEAF : RT_CA_ABOVE;
 	}
 	r->swp_off[r->nsw] = n;
+	/* the layer's routes ignore rail planes: not with rail isolation */
+	r->rooted_ok = r->c->nzones == 1 && !r->zoneless && !r->rails && r->o->vl_limit >= 2 &&
+		       r->o->rooted_layer != 0;
 	return 0;
 }
 
@@ -220,6 +228,8 @@ static void rt_free(struct rt *r)
 	free(r->order);
 	free(r->sub);
 	free(r->turn_bits);
+	free(r->rdir);
+	free(r->has_ca);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
 		free(r->dsg[k]);
@@ -250,11 +260,11 @@ static int rt_alloc(struct rt *r)
 	return ok ? 0 : -ENOMEM;
 }
 
-static int ffroute_compute(const struct topo *t, const struct cls *c, const struct route_opts *o,
-			   struct route_out *out)
+static int compute_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
+			struct route_out *out, bool strict)
 {
-	struct rt r = { .t = t, .c = c, .o = o, .out = out, .nsw = t->nswitches,
-			.rails = c->nrails >= 2 && o->rail_isolation != 0 };
+	struct rt r = { .t = t, .c = c, .o = o, .out = out, .nsw = t->nswitches, .dir = c->dir,
+			.rails = c->nrails >= 2 && o->rail_isolation != 0, .strict = strict };
 	struct rt_dest *d = NULL;
 	uint32_t nd = 0;
 	int rc;
@@ -278,11 +288,14 @@ static int ffroute_compute(const struct topo *t, const struct cls *c, const stru
 			r.nlev = c->level[t->sw_node[s]] + 1u;
 	}
 	for (uint32_t i = 0; !rc && i < nd; i++)
-		if ((rc = rt_route_dest(&r, &d[i])))
+		if ((rc = rt_route_dest(&r, &d[i])) == -EINVAL)
 			snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
 				 "next hop toward LID %u", d[i].lid);
 	if (!rc)
 		rc = rt_sl_tables(&r);
+	if (!rc && out->rooted_lids)
+		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
+		      "up*/down* path by levels from some CA", out->rooted_lids);
 	if (!rc && r.any_routes)
 		logf_(o, ROUTE_LOG_INFO, "%llu routes outside up*/down* (fallback hops)",
 		      (unsigned long long)r.any_routes);
@@ -291,6 +304,19 @@ static int ffroute_compute(const struct topo *t, const struct cls *c, const stru
 	if (rc == -ENOMEM)
 		snprintf(out->err, sizeof(out->err), "out of memory");
 	return rc;
+}
+
+/* One pass; a second, strict from the start, when the rooted layer asks (route_root.c). */
+static int ffroute_compute(const struct topo *t, const struct cls *c, const struct route_opts *o,
+			   struct route_out *out)
+{
+	int rc = compute_pass(t, c, o, out, false);
+
+	if (rc != -EAGAIN)
+		return rc;
+	route_out_free(out);
+	memset(out, 0, sizeof(*out));
+	return compute_pass(t, c, o, out, true);
 }
 
 const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
@@ -334,11 +360,27 @@ static int verify(const struct topo *t, const struct cls *c, struct route_out *o
 	return rc;
 }
 
+/* Compute, check the VL count, verify. */
+static int attempt(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		   struct route_out *out)
+{
+	int rc = route_engine_ffroute.compute(t, c, o, out);
+
+	if (!rc && out->nvls > (o->vl_limit ? o->vl_limit : 1)) {
+		snprintf(out->err, sizeof(out->err), "the routing needs %u VLs, the limit is %u",
+			 out->nvls, o->vl_limit);
+		rc = -EINVAL;
+	}
+	if (!rc && o->verify)
+		rc = verify(t, c, out);
+	return rc;
+}
+
 int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
 	      struct route_out *out)
 {
 	struct timespec t0, t1;
-	struct route_opts def;
+	struct route_opts def, first;
 	int rc;
 
 	if (!o) {
@@ -352,14 +394,19 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 			 c->reason[0]);
 		return -EINVAL;
 	}
-	rc = route_engine_ffroute.compute(t, c, o, out);
-	if (!rc && out->nvls > (o->vl_limit ? o->vl_limit : 1)) {
-		snprintf(out->err, sizeof(out->err), "the routing needs %u VLs, the limit is %u",
-			 out->nvls, o->vl_limit);
-		rc = -EINVAL;
+	/* auto: the fallback's turns where the checker proves them safe (minimal
+	 * routes), the rooted layer where it does not (one zone only) */
+	first = *o;
+	if (o->rooted_layer < 0)
+		first.rooted_layer = o->verify ? 0 : 1;
+	rc = attempt(t, c, &first, out);
+	if (rc == -EINVAL && o->rooted_layer < 0 && o->verify && c->nzones == 1) {
+		logf_(o, ROUTE_LOG_INFO, "%s; routing again with the rooted layer", out->err);
+		route_out_free(out);
+		memset(out, 0, sizeof(*out));
+		first.rooted_layer = 1;
+		rc = attempt(t, c, &first, out);
 	}
-	if (!rc && o->verify)
-		rc = verify(t, c, out);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (rc) {

@@ -116,7 +116,7 @@ static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bo
 			for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++) {
 				uint32_t p = r->swp[j], u = r->peer[p];
 
-				if (r->c->dir[p] != dir ||
+				if (r->dir[p] != dir ||
 				    rt_zone(r, u) != rt_zone(r, s) || rt_zone(r, u) == ex)
 					continue;
 				if (r->mode[u] == RM_NONE ||
@@ -217,11 +217,9 @@ static void label_turns(struct rt *r, uint32_t a, int16_t z)
 	relax(r, CLS_DIR_DOWN, RM_UPTURN, -2, false);
 }
 
-static void label(struct rt *r, const struct rt_dest *dst)
+/* Labels from scratch: the destination, down-only, then up-then-down in zone @z. */
+static void label_zone(struct rt *r, uint32_t a, int16_t z)
 {
-	uint32_t a = dst->attach;
-	int16_t z = rt_zone(r, a);
-
 	memset(r->mode, RM_NONE, r->nsw);
 	memset(r->u0, 0, r->nsw);
 	r->nlabeled = 0;
@@ -230,6 +228,34 @@ static void label(struct rt *r, const struct rt_dest *dst)
 	relax(r, CLS_DIR_UP, RM_DOWN, -2, true);	/* zone z: down-only */
 	seed(r, z, false);
 	relax(r, CLS_DIR_DOWN, RM_UP, -2, false);	/* zone z: up, then down */
+}
+
+/*
+ * The rooted layer (route_root.c) instead, when some CA's switch is left
+ * to the fallback: the whole destination up*down* in the root's order.
+ */
+static int label_rooted(struct rt *r, uint32_t a, int16_t z)
+{
+	int rc = rt_rooted_dirs(r);
+
+	if (rc)
+		return rc;
+	r->dir = r->rdir;
+	r->rooted = true;
+	label_zone(r, a, z);
+	if (r->nlabeled < r->nsw)
+		relax_open(r, RM_ANY, true);	/* not in the root's component */
+	return 0;
+}
+
+static int label(struct rt *r, const struct rt_dest *dst)
+{
+	uint32_t a = dst->attach;
+	int16_t z = rt_zone(r, a);
+
+	r->dir = r->c->dir;
+	r->rooted = false;
+	label_zone(r, a, z);
 	if (r->zoneless)
 		relax_open(r, RM_TRANSIT, false);	/* bridges */
 	seed_exits(r, z);
@@ -238,10 +264,11 @@ static void label(struct rt *r, const struct rt_dest *dst)
 	relax(r, CLS_DIR_DOWN, RM_UP, z, false);
 	if (r->zoneless)
 		relax_open(r, RM_TRANSIT, false);	/* bridges behind other zones */
-	if (!dst->port)
+	if (!dst->port || r->c->level[rt_node(r, a)] >= 2)	/* on a spine: turns end there */
 		label_turns(r, a, z);
 	if (r->nlabeled < r->nsw)
 		relax_open(r, RM_ANY, true);		/* the rest, if connected */
+	return rt_rooted_needed(r) ? label_rooted(r, a, z) : 0;
 }
 
 /* ---- designated path and preference ------------------------------------------ */
@@ -334,7 +361,7 @@ static inline unsigned pref(const struct rt *r, uint32_t w)
 /* Whether port @p of switch @s is a next hop of its label. */
 static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 {
-	enum cls_dir dir = (enum cls_dir)r->c->dir[p];
+	enum cls_dir dir = (enum cls_dir)r->dir[p];
 	enum rt_mode mw;
 
 	if (w == TOPO_NONE)
@@ -347,8 +374,8 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 		return dir == CLS_DIR_DOWN && (mw == RM_DOWN || mw == RM_EXIT || mw == RM_DEST);
 	case RM_EXIT:
 		return dir == CLS_DIR_XZONE && rt_zone(r, w) != rt_zone(r, s);
-	case RM_UP:
-		return dir == CLS_DIR_UP && (!r->u0[s] || r->u0[w]);
+	case RM_UP:	/* into up*down* labels only, never a fallback's */
+		return dir == CLS_DIR_UP && mw <= RM_UP && (!r->u0[s] || r->u0[w]);
 	case RM_TURN:
 		return dir == CLS_DIR_DOWN && ((r->u0[w] && r->dist[w] <= 1) || mw == RM_TURN);
 	case RM_UPTURN:
@@ -413,7 +440,7 @@ static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint3
 	unsigned pf = r->ndesig > 1 ? pref(r, w) : RT_INF;
 
 	return (uint32_t)other_rail << 20 | pf << 1 |
-	       (uint32_t)(r->c->dir[p] == CLS_DIR_UP && w != target);
+	       (uint32_t)(r->dir[p] == CLS_DIR_UP && w != target);
 }
 
 static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
@@ -511,13 +538,25 @@ static void candidates(struct rt *r)
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 {
 
+	int rc;
+
 	designate(r, dst);
 	/* labels depend only on the attach switch (and switch LID or not) */
 	if (dst->attach != r->lab_attach || !dst->port != r->lab_swlid) {
-		label(r, dst);
+		if ((rc = label(r, dst)))
+			return rc;
 		candidates(r);
 		r->lab_attach = dst->attach;
 		r->lab_swlid = !dst->port;
+	}
+	if (r->rooted) {	/* no D-mod-K: balance alone; every source on VL 1 */
+		if (!r->strict && r->any_above)
+			return -EAGAIN;	/* route again, strict (route_root.c) */
+		r->strict = true;
+		r->ndesig = 1;
+		r->out->rooted_lids++;
+		for (uint32_t g = 0; g < r->out->ngroups; g++)
+			r->out->sl[(size_t)g * r->out->nlids + dst->lid] = RT_SL_ROOTED;
 	}
 	r->turned = false;
 	for (uint32_t i = 0; i < r->norder; i++)

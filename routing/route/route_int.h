@@ -11,6 +11,9 @@
 #define RT_MAXD 254		/* longest route considered, in switch hops */
 #define RT_MAXDESIG 32		/* designated path length (levels) */
 #define RT_SL_TRANSIT 14	/* zone-less to zone-less: VL 1 in every zone */
+#define RT_CA_LEAF 1		/* has_ca: a CA of the zone's source group */
+#define RT_CA_ABOVE 2		/* has_ca: a CA in its switch's group (SHARP node) */
+#define RT_SL_ROOTED 13	/* one zone, rooted up*down* layer: VL 1 everywhere */
 
 /* How a switch forwards toward the current destination. */
 enum rt_mode {
@@ -84,6 +87,14 @@ struct rt {
 	uint8_t *turn_bits;		/* [nports * 32]: (in port, out port number) pairs where a
 					 * route turns (up->up or down->down); lazily allocated */
 	bool turned;			/* the current destination has turn routes */
+	/* rooted layer (route_dest.c): one zone, a LID whose CAs need a turn */
+	const uint8_t *dir;		/* [nports]: directions the labels use (c->dir or rdir) */
+	uint8_t *rdir;			/* [nports]: up = toward the root; lazily built */
+	uint8_t *has_ca;		/* [nsw]: CAs cabled to it: RT_CA_LEAF | RT_CA_ABOVE */
+	bool rooted_ok;			/* one zone, no bridges, 2 VLs allowed */
+	bool rooted;			/* the current labels are the rooted layer's */
+	bool strict;			/* the layer is in use: CAs above the leaves need it too */
+	bool any_above;			/* a fallback route carried a CA above the leaves */
 };
 
 static inline uint32_t rt_node(const struct rt *r, uint32_t s)
@@ -115,6 +126,10 @@ uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank);
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
 int rt_route_dest(struct rt *r, const struct rt_dest *d);
+/** rt_rooted_dirs - build rdir, the root's up*down* order (route_root.c) */
+int rt_rooted_dirs(struct rt *r);
+/** rt_rooted_needed - whether the current labels leave a CA's switch to the fallback */
+bool rt_rooted_needed(struct rt *r);
 /** rt_sl_alloc - the SL table, before routing (turn routes set their SL) */
 int rt_sl_alloc(struct rt *r);
 /** rt_mark_turns - record the turn pairs of @lid's turn routes (route_sl.c) */

@@ -13,6 +13,8 @@
  *   1 + Z + sz     dz < 0, sz >= 0 (to a bridge or a CA on one; when
  *                  2Z + 1 <= 14, else 0): a bridge that lost its links
  *                  to zone sz is reached through another zone
+ *   13 (rooted)    every source to a LID of the rooted layer (one zone,
+ *                  route_root.c): VL 1 on every port
  *   14 (transit)   zone-less source to a zone-less destination
  *   15 (turn)      a switch whose own route turns down->up (TURN: to a
  *                  switch LID; ANY: a spine that lost its link to the
@@ -123,6 +125,8 @@ static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
 
 	if (sl == ROUTE_SL_TURN)
 		return r->c->dir[p] == CLS_DIR_UP;
+	if (sl == RT_SL_ROOTED)
+		return 1;
 	if (sl == RT_SL_TRANSIT)
 		return zn >= 0;
 	if (sl >= 1 && sl <= r->c->nzones)
@@ -221,7 +225,7 @@ int rt_sl_tables(struct rt *r)
 
 			if (r->o->vl_limit < 2)
 				*sl = 0;
-			else if (*sl != ROUTE_SL_TURN)
+			else if (*sl != ROUTE_SL_TURN && *sl != RT_SL_ROOTED)
 				*sl = sl_of(r, g, dz);
 			layered |= *sl != 0;
 		}

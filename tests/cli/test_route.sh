@@ -41,7 +41,8 @@ expect() {
 		not_ok "$1: $2 (got $(jq -c "$3" "$TMP/$1.json" 2>/dev/null))" "$TMP/$1.err"; fi
 }
 
-# route NAME NETFILE: route into $TMP/NAME, check into $TMP/NAME.json
+# route NAME NETFILE [rooted]: route into $TMP/NAME, check into $TMP/NAME.json;
+# "rooted": the rooted layer must be used, and its routes may be non-minimal
 route() {
 	if "$FFROUTE" route "$2" -o "$TMP/$1" --check --json >"$TMP/$1.json" 2>"$TMP/$1.err"; then
 		ok "route + check $1"
@@ -55,6 +56,12 @@ route() {
 		.findings.credit_loop_switch.count, .findings.rail_mix.count,
 		.findings.rail_leave.count, .findings.cross_zone_link.count,
 		.findings.storage_cross_zone.count] | add == 0' '.findings'
+	if [ "${3:-}" = rooted ]; then
+		n=$(sed -n 's/.* \([0-9][0-9]*\) LIDs rooted.*/\1/p' "$TMP/$1.err")
+		[ "${n:-0}" -gt 0 ] && ok "$1: $n LIDs on the rooted layer" ||
+			not_ok "$1: the rooted layer is not used" "$TMP/$1.err"
+		return 0
+	fi
 	expect "$1" '.metrics | to_entries | map(select(.key | test("^nonminimal_routes_zone")))
 		| map(.value) | add // 0 | . == 0' '.metrics.nonminimal_routes'
 }
@@ -88,12 +95,12 @@ for net in "$FAB"/*.net; do
 	esac
 done
 
-# degraded copies, generated (seeded) on the fly
+# degraded copies, generated (seeded) on the fly; ROOTED=rooted: see route()
 gen() {
 	name=$1
 	shift
 	if "$FFROUTE" fabric "$@" -o "$TMP/$name.net" 2>"$TMP/$name.gen.err"; then
-		route "$name" "$TMP/$name.net"
+		route "$name" "$TMP/$name.net" "${ROOTED:-}"
 	else
 		not_ok "generate $name" "$TMP/$name.gen.err"
 	fi
@@ -113,6 +120,12 @@ for f in "frame-full:frame --size full" "ff2-small:ff2" "ff2-full:ff2 --size ful
 	# shellcheck disable=SC2086 # the family's options are words
 	gen "sharp-${f%%:*}" ${f#*:} --sharp
 done
+
+# 3-level trees whose drops leave CAs with no up*down* path by levels (one
+# leaf kept only a plane-1 up-link, another only a plane-2 one): the rooted
+# layer (with SHARP nodes, seed 5: reached after the fallback's turns fail)
+ROOTED=rooted gen fattree3-small-d0.05-s2 fattree --levels 3 --drop-links 0.05 --seed 2
+ROOTED=rooted gen sharp-fattree3-small-d0.05-s5 fattree --levels 3 --drop-links 0.05 --seed 5 --sharp
 
 # ---- 3. determinism ---------------------------------------------------------
 for f in ff2-bridge-full-degraded5 rail3-small; do

@@ -13,7 +13,9 @@
 #      carry the SL the engine chose (1 + destination zone), and within a
 #      zone SL 0;
 #   2b. frame, multiframe, rail2, rail3 small: routed by ffroute, live
-#      tables clean per VL;
+#      tables clean per VL; and a 3-level tree with 5 % of its links
+#      dropped (seed 2) whose CAs need the rooted layer: OpenSM's log says
+#      how many LIDs took it, the live tables are clean per VL;
 #   3. fallback: an ffroute.conf with vl_limit 1 makes the engine refuse the
 #      two-zone fabric (its verification finds the credit loop): ERR RE05
 #      and RE03 in the log, updn/minhop configure the tables, SUBNET UP;
@@ -92,10 +94,14 @@ sim_opensm_stop
 echo "ok: ff2 routed with 2 VLs; live check per VL clean; path record SLs 2/1/0"
 
 # ---- 2b. the other small reference fabrics: routed by ffroute, live tables clean --------
-for f in frame-director-small multiframe-director-small rail2-small rail3-small; do
+"$FFROUTE" fabric fattree --levels 3 --drop-links 0.05 --seed 2 -o "$SIM_DIR/fattree3-d5.net" \
+	2>/dev/null || fail "cannot generate the degraded 3-level tree"
+for f in frame-director-small multiframe-director-small rail2-small rail3-small fattree3-d5; do
+	net=$top_srcdir/fabrics/$f.net
+	[ -f "$net" ] || net=$SIM_DIR/$f.net
 	sim_stop
 	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
-	sim_start "$top_srcdir/fabrics/$f.net" || fail "ibsim did not start ($f)"
+	sim_start "$net" || fail "ibsim did not start ($f)"
 	SIM_OSM_CONF="event_plugin_name ffroute
 routing_engine ffroute,updn
 qos TRUE"
@@ -107,6 +113,10 @@ qos TRUE"
 	# shellcheck disable=SC2086
 	sim_run "$FFROUTE" check --live --json --no-metrics $vl >"$SIM_DIR/$f.json" 2>"$SIM_DIR/$f.err" ||
 		fail "check --live on $f: $(head -c 600 "$SIM_DIR/$f.json")"
+	case $f in fattree3-d5)
+		grep -q "ffroute: pass 1: .* 1 zone, 0 rails, [1-9][0-9]* LIDs rooted" "$log" ||
+			fail "no rooted layer on $f" ;;
+	esac
 	echo "ok: $f routed by ffroute inside OpenSM; live tables clean"
 done
 sim_stop

@@ -9,7 +9,13 @@
  *   rail3 small: one zone (rail pods merged), 8 rails;
  *   frame small with a SHARP node on every switch: levels unchanged;
  *   frame small without one spine: still routed and verified;
- *   override file: a regex role and a level.
+ *   override file: a regex role and a level;
+ *   3-level tree, 5 % of its links dropped (seed 2): one leaf kept only its
+ *     plane-1 up-link, another only its plane-2 one, so their CAs have no
+ *     up*down* path by levels.  Without the rooted layer the verification
+ *     refuses (credit loop); with it (auto) the routing verifies, uses 2
+ *     VLs, and every rooted LID has SL 13 from every source group, which
+ *     every port maps to VL 1; the other LIDs keep SL 0 (VL 0).
  */
 #include "unit.h"
 
@@ -140,6 +146,58 @@ static void test_frame_sharp_and_holes(void **state)
 	topo_free(t);
 }
 
+static void test_rooted(void **state)
+{
+	struct gen_opts go;
+	struct diag_list dl;
+	struct route_opts o;
+	struct route_out out;
+	struct topo *t;
+	struct cls c;
+	uint32_t rooted = 0;
+
+	(void)state;
+	gen_opts_init(&go, GEN_FATTREE);
+	go.levels = 3;
+	go.drop_links = 0.05;
+	go.seed = 2;
+	diag_init(&dl, 0);
+	t = gen_fabric(&go, &dl);
+	diag_free(&dl);
+	assert_non_null(t);
+	assert_int_equal(topo_assign_lids(t, 0), 0);
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(c.nzones, 1);
+
+	route_opts_init(&o);
+	o.rooted_layer = 0;
+	assert_int_equal(route_run(t, &c, &o, &out), -EINVAL);
+	assert_non_null(strstr(out.err, "credit_loop"));
+	assert_null(out.lft);
+
+	o.rooted_layer = -1;
+	assert_int_equal(route_run(t, &c, &o, &out), 0);
+	assert_int_equal(out.hard_findings, 0);
+	assert_int_equal(out.nvls, 2);
+	assert_true(out.rooted_lids > 0);
+	for (uint32_t lid = 1; lid < out.nlids; lid++) {
+		bool r13 = out.sl[lid] == 13;	/* group 0: zone 0's CAs */
+
+		rooted += r13;
+		for (uint32_t g = 1; g < out.ngroups; g++)
+			if (out.sl[(size_t)g * out.nlids + lid] != 15)	/* a switch's turn */
+				assert_int_equal(out.sl[(size_t)g * out.nlids + lid] == 13, r13);
+		if (!r13)
+			assert_int_equal(out.sl[lid], 0);
+	}
+	assert_int_equal(rooted, out.rooted_lids);
+	for (uint32_t p = 0; p < t->nports; p++)
+		assert_int_equal(out.sl2vl[(size_t)p * 16 + 13], 1);
+	route_out_free(&out);
+	cls_free(&c);
+	topo_free(t);
+}
+
 static void test_overrides(void **state)
 {
 	static const char text[] = "# overrides\n/^cn0001 / storage\n/S01/ - level=7\n";
@@ -172,6 +230,7 @@ int main(void)
 		cmocka_unit_test(test_rail3),
 		cmocka_unit_test(test_frame_sharp_and_holes),
 		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_rooted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
