@@ -392,6 +392,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	if (c->nreasons) {
 		snprintf(out->err, sizeof(out->err), "fabric refused by the classification: %s",
 			 c->reason[0]);
+		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
 		return -EINVAL;
 	}
 	/* auto: the fallback's turns where the checker proves them safe (minimal

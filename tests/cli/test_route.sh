@@ -21,7 +21,7 @@
 #      (JSON), a real third-party fabric included;
 #   5. usage errors exit 2; a two-zone fabric with --vl-limit 1 is refused
 #      (exit 1: the verification finds the credit loop) and nothing is
-#      written.
+#      written; so is a fabric cut in two (the classification's reason).
 # Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -169,6 +169,17 @@ if [ $rc -eq 1 ] && [ ! -e "$TMP/onevl/opensm-lfts.dump" ] && grep -q "credit_lo
 	ok "ff2 with --vl-limit 1: refused (credit loop), nothing written"
 else
 	not_ok "ff2 with --vl-limit 1: exit $rc" "$TMP/onevl.err"
+fi
+# a fabric cut in two (both spines of a small 2-level tree dropped): refused
+# by the classification, the reason said, nothing written
+"$FFROUTE" fabric fattree --levels 2 --drop-switches 2 --seed 4 -o "$TMP/cut.net" 2>/dev/null
+"$FFROUTE" route "$TMP/cut.net" -o "$TMP/cut" >/dev/null 2>"$TMP/cut.err"
+rc=$?
+if [ $rc -eq 1 ] && [ ! -e "$TMP/cut/opensm-lfts.dump" ] &&
+   grep -q "refused by the classification: zones 0 and 1 are not joined" "$TMP/cut.err"; then
+	ok "a fabric cut in two: refused with the reason, nothing written"
+else
+	not_ok "a fabric cut in two: exit $rc" "$TMP/cut.err"
 fi
 
 # ---- 6. captured terminal logs: a prompt after the last record warns ------------
