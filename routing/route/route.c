@@ -144,6 +144,38 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 
 /* ---- engine ------------------------------------------------------------------------ */
 
+/*
+ * Between zones, a destination on a switch with an inter-zone link is
+ * reached over that link by every route from the other side (the minimal
+ * path): its load there is forced.  Routing those destinations first lets
+ * the others' choices (least loaded first) spread around it.  Stable: the
+ * rest keep position order; ranks are unchanged.
+ */
+static int exits_first(const struct rt *r, struct rt_dest *d, uint32_t nd)
+{
+	const struct topo *t = r->t;
+	struct rt_dest *tmp = malloc(((size_t)nd + 1) * sizeof(*tmp));
+	uint8_t *exit = calloc((size_t)r->nsw + 1, 1);
+	uint32_t n = 0;
+
+	if (!tmp || !exit) {
+		free(tmp);
+		free(exit);
+		return -ENOMEM;
+	}
+	for (uint32_t p = 0; p < t->nports; p++)
+		if (r->c->dir[p] == CLS_DIR_XZONE && topo_is_switch(t, t->port_node[p]))
+			exit[t->node_sw[t->port_node[p]]] = 1;
+	for (int pass = 1; pass >= 0; pass--)
+		for (uint32_t i = 0; i < nd; i++)
+			if (exit[d[i].attach] == pass)
+				tmp[n++] = d[i];
+	memcpy(d, tmp, (size_t)nd * sizeof(*d));
+	free(tmp);
+	free(exit);
+	return 0;
+}
+
 /* Each switch's ports to switches (CSR), and whether some switch has no zone. */
 static int switch_ports(struct rt *r)
 {
@@ -281,6 +313,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = switch_ports(&r);
 	if (!rc && !(d = destinations(t, c, &nd)))
 		rc = -ENOMEM;
+	if (!rc && c->nzones > 1)
+		rc = exits_first(&r, d, nd);
 
 	for (uint32_t s = 0; !rc && s < t->nswitches; s++) {
 		out->lft->have[s] = 1;
