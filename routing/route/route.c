@@ -11,7 +11,11 @@
  * also uses for shift permutations - and ranked within their traffic class
  * (compute, storage, other), so D-mod-K spreads each class on its own.
  * LMC LIDs of one port have consecutive ranks, so they take distinct
- * designated paths.
+ * designated paths.  With several zones, destinations on switches with
+ * an inter-zone link are routed first (exits_first), ranks unchanged.
+ * One zone whose CAs lack up*down* paths by levels: a second pass with
+ * the rooted layer (route_root.c), taken only when the first fails the
+ * verification.
  *
  * Verification: chk_findings() on the result with the engine's SL and
  * SL2VL tables; any hard finding (unreachable, loop, black hole, switch
