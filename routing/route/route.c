@@ -159,24 +159,24 @@ static int exits_first(const struct rt *r, struct rt_dest *d, uint32_t nd)
 {
 	const struct topo *t = r->t;
 	struct rt_dest *tmp = malloc(((size_t)nd + 1) * sizeof(*tmp));
-	uint8_t *exit = calloc((size_t)r->nsw + 1, 1);
+	uint8_t *exit_sw = calloc((size_t)r->nsw + 1, 1);
 	uint32_t n = 0;
 
-	if (!tmp || !exit) {
+	if (!tmp || !exit_sw) {
 		free(tmp);
-		free(exit);
+		free(exit_sw);
 		return -ENOMEM;
 	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		if (r->c->dir[p] == CLS_DIR_XZONE && topo_is_switch(t, t->port_node[p]))
-			exit[t->node_sw[t->port_node[p]]] = 1;
+			exit_sw[t->node_sw[t->port_node[p]]] = 1;
 	for (int pass = 1; pass >= 0; pass--)
 		for (uint32_t i = 0; i < nd; i++)
-			if (exit[d[i].attach] == pass)
+			if (exit_sw[d[i].attach] == pass)
 				tmp[n++] = d[i];
 	memcpy(d, tmp, (size_t)nd * sizeof(*d));
 	free(tmp);
-	free(exit);
+	free(exit_sw);
 	return 0;
 }
 

@@ -537,7 +537,6 @@ static void candidates(struct rt *r)
 
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 {
-
 	int rc;
 
 	designate(r, dst);
