@@ -6,6 +6,7 @@
  * line, '#' comments:
  *   vl_limit N                 data VLs the routing may use (1..15, default 2)
  *   rail_isolation auto|on|off default auto (on when rails are found)
+ *   class_weights C,S,O        all-class tie-break weights (default 0,0,0: off)
  *   roles FILE                 classification overrides (see ffroute(1))
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
@@ -80,6 +81,10 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		else
 			return conf_error(osm, path, ln, 1, "rail_isolation is auto, on or off, not",
 					  val);
+	} else if (!strcmp(key, "class_weights")) {
+		if (route_parse_class_weights(val, conf->class_weight))
+			return conf_error(osm, path, ln, 1,
+					  "class_weights is C,S,O (integers 0..1000), not", val);
 	} else if (!strcmp(key, "roles")) {
 		return load_roles(osm, val, conf);
 	} else {

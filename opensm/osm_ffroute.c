@@ -142,6 +142,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	route_opts_init(&o);
 	o.vl_limit = c->conf.vl_limit;
 	o.rail_isolation = c->conf.rail_isolation;
+	memcpy(o.class_weight, c->conf.class_weight, sizeof(o.class_weight));
 	o.log = log_core;
 	o.log_ctx = c;
 	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
@@ -306,8 +307,9 @@ static void *ffr_create(struct osm_opensm *osm)
 		free(c);
 		return NULL;
 	}
-	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u)\n",
-		c->conf.vl_limit);
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u, "
+		"class weights %u,%u,%u)\n", c->conf.vl_limit, c->conf.class_weight[0],
+		c->conf.class_weight[1], c->conf.class_weight[2]);
 	return c;
 }
 

@@ -16,6 +16,7 @@ struct osm_opensm;
 struct ffr_conf {
 	unsigned vl_limit;		/* most data VLs (default 2) */
 	int rail_isolation;		/* -1 auto, 0 off, 1 on */
+	unsigned class_weight[3];	/* compute, storage, other (default 0,0,0) */
 	bool have_roles;
 	struct cls_overrides roles;	/* classification overrides */
 };

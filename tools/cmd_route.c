@@ -23,7 +23,8 @@
 
 const char cmd_route_help[] =
 	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
-	"                     [--vl-limit N] [--no-verify] [--check [--json]] [-q]\n"
+	"                     [--vl-limit N] [--class-weights C,S,O] [--no-verify]\n"
+	"                     [--check [--json]] [-q]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
 	"LMC range and every switch LID), the SL of every path and the SL2VL tables\n"
@@ -39,6 +40,9 @@ const char cmd_route_help[] =
 	"  -r, --roles F       classification overrides (see ffroute classify)\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
+	"      --class-weights C,S,O  what one compute, storage, other route weighs when\n"
+	"                      a switch breaks a tie between links (0..1000; default\n"
+	"                      0,0,0: no all-class tie-break)\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -47,7 +51,7 @@ const char cmd_route_help[] =
 	"Exit status: 0 routed (and, with --check, no hard finding), 1 refused or\n"
 	"hard findings, 2 bad input or usage.\n";
 
-enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK };
+enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS };
 
 struct route_cli {
 	const char *fabric, *dir, *roles;
@@ -77,6 +81,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
 		{ "vl-limit", required_argument, NULL, OPT_VL },
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
+		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -101,6 +106,10 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_VL:
 			if (parse_num(cmd, "--vl-limit", optarg, 1, 15, &o->ro.vl_limit))
 				return CLI_ERROR;
+			break;
+		case OPT_WEIGHTS:
+			if (route_parse_class_weights(optarg, o->ro.class_weight))
+				return cli_usage_error(cmd, "--class-weights wants C,S,O (0..1000)");
 			break;
 		case OPT_NO_VERIFY: o->ro.verify = false; break;
 		case OPT_CHECK: o->check = true; break;

@@ -40,6 +40,9 @@ struct route_opts {
 	bool verify;		/* run the checker on the result (default true) */
 	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
 				 * verification; 0 off; 1 on (route_root.c) */
+	unsigned class_weight[3];	/* compute, storage, other: what one route of the
+					 * class weighs in the all-class tie-break; all 0
+					 * (default): no such tie-break */
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;
@@ -82,6 +85,11 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	      struct route_out *out);
 /** route_out_free - release the tables (a zeroed struct is fine) */
 void route_out_free(struct route_out *out);
+/**
+ * route_parse_class_weights - "C,S,O" (three integers 0..1000) into @w
+ * Return: 0, or -EINVAL (@w unchanged).
+ */
+int route_parse_class_weights(const char *s, unsigned w[3]);
 /** route_sl - SL of the path from @src_node to @dlid (0 when unknown) */
 uint8_t route_sl(const struct route_out *out, uint32_t src_node, uint32_t dlid);
 

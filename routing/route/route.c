@@ -56,6 +56,26 @@ void route_out_free(struct route_out *out)
 	out->sl_group = NULL;
 }
 
+int route_parse_class_weights(const char *s, unsigned w[3])
+{
+	unsigned v[3];
+
+	for (unsigned i = 0; i < 3; i++) {
+		char *end;
+		unsigned long x;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		x = strtoul(s, &end, 10);
+		if (x > 1000 || *end != (i < 2 ? ',' : '\0'))
+			return -EINVAL;
+		v[i] = (unsigned)x;
+		s = end + 1;
+	}
+	memcpy(w, v, sizeof(v));
+	return 0;
+}
+
 uint8_t route_sl(const struct route_out *out, uint32_t src_node, uint32_t dlid)
 {
 	if (!out->sl || dlid >= out->nlids || !out->sl_group)
@@ -300,7 +320,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 			struct route_out *out, bool strict)
 {
 	struct rt r = { .t = t, .c = c, .o = o, .out = out, .nsw = t->nswitches, .dir = c->dir,
-			.rails = c->nrails >= 2 && o->rail_isolation != 0, .strict = strict };
+			.rails = c->nrails >= 2 && o->rail_isolation != 0, .strict = strict,
+			.weighted = (o->class_weight[0] | o->class_weight[1] | o->class_weight[2]) != 0 };
 	struct rt_dest *d = NULL;
 	uint32_t nd = 0;
 	int rc;

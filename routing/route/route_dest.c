@@ -395,12 +395,15 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * route counts the switches whose routes pass through @s, as switches are
  * routed farthest first); among parallel links
  * the rotation by the digit of the link's level, which spreads
- * consecutive destinations over them the same way at both ends; last the
- * rotation among all candidates by rank.
+ * consecutive destinations over them the same way at both ends; with
+ * class weights, the weighted routes of all classes on the port group (a
+ * storage route weighing 8 keeps compute routes off a storage-heavy link);
+ * last the rotation among all candidates by rank.
  */
 struct ckey {
 	unsigned grot, rot;
 	uint32_t load, pload;
+	uint64_t wload;		/* all classes, weighted (route_opts.class_weight) */
 };
 
 /* The keys after primary_key()'s. */
@@ -410,6 +413,8 @@ static bool ckey_less(const struct ckey *a, const struct ckey *b)
 		return a->load < b->load;
 	if (a->grot != b->grot)
 		return a->grot < b->grot;
+	if (a->wload != b->wload)
+		return a->wload < b->wload;
 	if (a->pload != b->pload)
 		return a->pload < b->pload;
 	return a->rot < b->rot;
@@ -452,7 +457,7 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t rank = r->dk_rank[lv], target = TOPO_NONE, rm = 0, minkey = UINT32_MAX, nmin = 0;
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
 	uint32_t pk[TOPO_MAX_PORTS + 1];
-	struct ckey bk = { 0, 0, 0, 0 };
+	struct ckey bk = { 0, 0, 0, 0, 0 };
 
 	if (!ncand)
 		return LFT_NONE;
@@ -488,6 +493,9 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 				gdig = dig, gn = g, gmod = dig % g;
 			k.grot = rot_fast(r->gidx[p], g, gmod);
 		}
+		k.wload = 0;
+		for (unsigned c = 0; c < CLS_TC_COUNT && r->weighted; c++)
+			k.wload += (uint64_t)r->o->class_weight[c] * r->load[c][r->c->group[p]];
 		k.pload = r->pload[dst->tc][p];
 		k.rot = rot_fast(i, ncand, rm);
 		if (best == TOPO_NONE || ckey_less(&k, &bk))

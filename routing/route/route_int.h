@@ -91,6 +91,7 @@ struct rt {
 	const uint8_t *dir;		/* [nports]: directions the labels use (c->dir or rdir) */
 	uint8_t *rdir;			/* [nports]: up = toward the root; lazily built */
 	uint8_t *has_ca;		/* [nsw]: CAs cabled to it: RT_CA_LEAF | RT_CA_ABOVE */
+	bool weighted;			/* some class weight is set (choose()) */
 	bool rooted_ok;			/* one zone, no bridges, 2 VLs allowed */
 	bool rooted;			/* the current labels are the rooted layer's */
 	bool strict;			/* the layer is in use: CAs above the leaves need it too */

@@ -162,6 +162,12 @@ cj "$top_srcdir/tests/data/real/ufm_sdk_3.0__selene.storage.txt" '.routable and 
 [ $? -eq 2 ] && ok "route --vl-limit 0: exit 2" || not_ok "route --vl-limit 0: not exit 2"
 "$FFROUTE" route "$TMP/nonexistent.net" -o "$TMP/x" >/dev/null 2>&1
 [ $? -eq 2 ] && ok "route of a missing file: exit 2" || not_ok "missing file: not exit 2"
+"$FFROUTE" route "$FAB/frame-director-small.net" -o "$TMP/x" --class-weights 1,8 >/dev/null 2>&1
+[ $? -eq 2 ] && ok "route --class-weights 1,8: exit 2" || not_ok "route --class-weights 1,8: not exit 2"
+"$FFROUTE" route "$FAB/ff2-bridge-small.net" -o "$TMP/weighted" --class-weights 1,8,1 --check --json \
+	>"$TMP/weighted.json" 2>"$TMP/weighted.err" && jq -e '.hard_findings == 0' "$TMP/weighted.json" >/dev/null &&
+	ok "ff2 small with --class-weights 1,8,1: routed, no hard finding" ||
+	not_ok "ff2 small with --class-weights 1,8,1" "$TMP/weighted.err"
 # one VL allowed on a two-zone fabric: refused (cross-zone routes need two), nothing written
 "$FFROUTE" route "$FAB/ff2-bridge-small.net" -o "$TMP/onevl" --vl-limit 1 >/dev/null 2>"$TMP/onevl.err"
 rc=$?

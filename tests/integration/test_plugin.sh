@@ -6,7 +6,8 @@
 #      switches", SUBNET UP; every switch's LFT read back with SMPs
 #      (ffroute check --live) has no hard finding; dump_lfts (infiniband-
 #      diags) reads the same tables as OpenSM's opensm-lfts.dump;
-#   2. fabrics/ff2-bridge-small.net with qos TRUE: two VL layers; the live
+#   2. fabrics/ff2-bridge-small.net with qos TRUE and an ffroute.conf
+#      with class_weights 1,8,1: two VL layers; the live
 #      check with the plugin's ffroute.sl and OpenSM's opensm-sl2vl.dump
 #      (written from the engine's update_sl2vl) has no credit loop;
 #      saquery path records between hosts of different zones succeed and
@@ -66,11 +67,16 @@ sim_stop
 # ---- 2. ff2-bridge-small, two VL layers ------------------------------------------
 rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
 sim_start "$top_srcdir/fabrics/ff2-bridge-small.net" || fail "ibsim did not start (ff2)"
+printf '# storage routes weigh 8 in the all-class tie-break\nclass_weights 1,8,1\n' \
+	>"$SIM_DIR/weights.conf"
 SIM_OSM_CONF="event_plugin_name ffroute
+event_plugin_options $SIM_DIR/weights.conf
 routing_engine ffroute,updn
 qos TRUE"
 sim_opensm_bg || fail "OpenSM did not bring ff2 up (background)"
 grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not route ff2"
+grep -q "ffroute: routing engine registered (VL limit 2, class weights 1,8,1)" "$log" ||
+	fail "the class weights of ffroute.conf were not taken"
 grep -q "ffroute: pass 1: [0-9]* LFT blocks changed; 26 switches, 56 CAs, 82 LIDs, 2 VLs, 2 zones" "$log" ||
 	fail "no two-zone summary line"
 [ -f "$SIM_DIR/dump/ffroute.sl" ] || fail "no ffroute.sl in the dump directory"

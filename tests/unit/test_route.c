@@ -15,7 +15,13 @@
  *     up*down* path by levels.  Without the rooted layer the verification
  *     refuses (credit loop); with it (auto) the routing verifies, uses 2
  *     VLs, and every rooted LID has SL 13 from every source group, which
- *     every port maps to VL 1; the other LIDs keep SL 0 (VL 0).
+ *     every port maps to VL 1; the other LIDs keep SL 0 (VL 0);
+ *   class weights 1,8,1 on ff2 small: still verified, and every leaf's
+ *     weighted up-link spread (max - min over its up-links of compute + 8
+ *     storage + other routes of its own) reaches 8 at most - one storage
+ *     route more on a link is unavoidable when the storage count is not a
+ *     multiple of the up-links, a compute route more on the same link is
+ *     not - where the default (no weights) leaves 10.
  */
 #include "unit.h"
 
@@ -198,6 +204,72 @@ static void test_rooted(void **state)
 	topo_free(t);
 }
 
+/* Largest, over leaves, weighted spread of a leaf's own routes over its up-links. */
+static unsigned weighted_spread(const struct topo *t, const struct cls *c, const struct lft *l,
+				const unsigned w[3])
+{
+	unsigned worst = 0;
+
+	for (uint32_t s = 0; s < t->nswitches; s++) {
+		uint32_t node = t->sw_node[s], lo = UINT32_MAX, hi = 0;
+
+		if (c->level[node] != 1)
+			continue;
+		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+			uint32_t sum = 0;
+
+			if (c->dir[p] != CLS_DIR_UP)
+				continue;
+			for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+				uint32_t q = t->lid_port[lid], n;
+				uint8_t e = lft_get(l, s, lid);
+
+				if (q == TOPO_NONE || e == LFT_NONE || topo_port(t, node, e) != p)
+					continue;
+				n = t->port_node[q];
+				sum += w[topo_is_switch(t, n) ? CLS_TC_OTHER :
+					 cls_tclass_of((enum cls_role)c->role[n])];
+			}
+			lo = sum < lo ? sum : lo;
+			hi = sum > hi ? sum : hi;
+		}
+		if (hi >= lo && hi - lo > worst)
+			worst = hi - lo;
+	}
+	return worst;
+}
+
+static void test_class_weights(void **state)
+{
+	static const unsigned w[3] = { 1, 8, 1 };
+	struct topo *t = gen(GEN_FF2, GEN_STYLE_BRIDGE, false, 0);
+	struct route_opts o;
+	struct route_out a, b;
+	struct cls c;
+	unsigned w0, w1;
+
+	(void)state;
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	route_opts_init(&o);
+	assert_int_equal(route_run(t, &c, &o, &a), 0);
+	memcpy(o.class_weight, w, sizeof(w));
+	assert_int_equal(route_run(t, &c, &o, &b), 0);
+	assert_int_equal(b.hard_findings, 0);
+	w0 = weighted_spread(t, &c, a.lft, w);
+	w1 = weighted_spread(t, &c, b.lft, w);
+	assert_int_equal(w0, 10);
+	assert_int_equal(w1, 8);
+	assert_int_equal(route_parse_class_weights("1,8,1", o.class_weight), 0);
+	assert_int_equal(route_parse_class_weights("1,8", o.class_weight), -EINVAL);
+	assert_int_equal(route_parse_class_weights("1,8,1001", o.class_weight), -EINVAL);
+	assert_int_equal(route_parse_class_weights("1,-8,1", o.class_weight), -EINVAL);
+	assert_int_equal(route_parse_class_weights("1,8,1,", o.class_weight), -EINVAL);
+	route_out_free(&a);
+	route_out_free(&b);
+	cls_free(&c);
+	topo_free(t);
+}
+
 static void test_overrides(void **state)
 {
 	static const char text[] = "# overrides\n/^cn0001 / storage\n/S01/ - level=7\n";
@@ -231,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_frame_sharp_and_holes),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_rooted),
+		cmocka_unit_test(test_class_weights),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
