@@ -229,7 +229,7 @@ static int switch_ports(struct rt *r)
 			if (rt_peer(r, p) != TOPO_NONE)
 				r->swp[n++] = p;
 			else if (t->port_remote[p] != TOPO_NONE)
-				r->has_ca[s] |= r->c->level[node] < 2 ? RT_CA_LEAF : RT_CA_ABOVE;
+				r->has_ca[s] |= rt_ca_joins_switch(r, node) ? RT_CA_ABOVE : RT_CA_LEAF;
 	}
 	r->swp_off[r->nsw] = n;
 	/* the layer's routes ignore rail planes: not with rail isolation */

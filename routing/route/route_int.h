@@ -119,6 +119,15 @@ static inline int16_t rt_zone(const struct rt *r, uint32_t s)
 	return r->c->zone[rt_node(r, s)];
 }
 
+/*
+ * Whether a CA cabled to switch node @n joins the switch's source group
+ * (route_sl.c: above the leaves, e.g. a SHARP node) rather than its zone's.
+ */
+static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
+{
+	return r->c->level[n] >= 2;
+}
+
 /** rt_up_groups - build upg_off/upg (route_pos.c) */
 int rt_up_groups(struct rt *r);
 /** rt_up_target - the up-switch D-mod-K gives @rank at @s (holes: the substitute) */

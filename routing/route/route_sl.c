@@ -66,7 +66,7 @@ static uint32_t group_of(const struct rt *r, uint32_t n)
 		uint32_t q = t->port_remote[p];
 
 		if (q != TOPO_NONE && topo_is_switch(t, t->port_node[q])) {
-			if (r->c->level[t->port_node[q]] >= 2)
+			if (rt_ca_joins_switch(r, t->port_node[q]))
 				return r->c->nzones + 1 + t->node_sw[t->port_node[q]];
 			break;
 		}
