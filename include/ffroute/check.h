@@ -219,7 +219,12 @@ static inline unsigned chk_vl(const struct chk_opts *o, uint32_t p, uint32_t g, 
 static inline unsigned chk_vl_in(const struct chk_opts *o, uint32_t in, uint32_t p, uint32_t g,
 				 uint32_t nlids, uint32_t lid)
 {
-	const uint8_t *row = o && o->vlx && o->vlx->n ? chk_vlx_find(o->vlx, in, p) : NULL;
+	const struct chk_vlx *x = o ? o->vlx : NULL;
+	const uint8_t *row = NULL;
+
+	/* most output ports have no row of their own: skip the search */
+	if (x && x->n && (!x->off || (p < x->nout && x->off[p] != x->off[p + 1])))
+		row = chk_vlx_find(x, in, p);
 
 	if (!row)
 		return chk_vl(o, p, g, nlids, lid);

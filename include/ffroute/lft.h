@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #define LFT_NONE 0xFF
+#define LFT_COLS 64	/* LIDs per column block (lft_cols_get/put) */
 
 struct lft {
 	uint32_t nsw;		/* switches (rows) */
@@ -38,5 +39,17 @@ static inline void lft_set(struct lft *l, uint32_t sw, uint32_t lid, uint8_t por
 {
 	l->port[(uint64_t)sw * l->nlids + lid] = port;
 }
+
+/*
+ * Column blocks: code that works one destination LID at a time touches
+ * one row per switch, far apart (a cache and TLB miss per switch on a big
+ * fabric); it copies the columns of up to LFT_COLS LIDs at once, row by
+ * row, into a [nsw][LFT_COLS] block: blk[sw * LFT_COLS + k] is the entry
+ * of switch sw for lids[k].
+ */
+/** lft_cols_get - copy the columns of @lids[0..n) (n <= LFT_COLS; past the table: LFT_NONE) into @blk */
+void lft_cols_get(const struct lft *l, const uint32_t *lids, uint32_t n, uint8_t *blk);
+/** lft_cols_put - copy @blk back into the columns of @lids[0..n) (those in the table) */
+void lft_cols_put(struct lft *l, const uint32_t *lids, uint32_t n, const uint8_t *blk);
 
 #endif

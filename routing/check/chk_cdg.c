@@ -162,11 +162,14 @@ static void cdg_free(struct cdg *g)
 	free(g->onstk);
 }
 
-/* The channel @s (switch ordinal) uses toward @lid into another switch, or TOPO_NONE. */
-static uint32_t sw_channel(const struct topo *t, const struct lft *l, uint32_t s, uint32_t lid)
+/*
+ * The channel @s (switch ordinal) uses into another switch toward the LID
+ * whose column of a column block (lft_cols_get) @col is, or TOPO_NONE.
+ */
+static uint32_t sw_channel(const struct topo *t, const uint8_t *col, uint32_t s)
 {
 	uint32_t node = t->sw_node[s], p, r;
-	uint8_t e = lft_get(l, s, lid);
+	uint8_t e = col[(size_t)s * LFT_COLS];
 
 	if (e == 0 || e == LFT_NONE || e > t->node_nports[node])
 		return TOPO_NONE;
@@ -280,7 +283,7 @@ static void inject_free(struct inject *in)
  * only on (channel, SL): the walks of all groups toward one LID share one
  * memo of (channel, SL) pairs already continued (in->stamp is per LID).
  */
-static void walk_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
+static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
 		      const struct chk_opts *o, struct inject *in, const struct inj_list *li,
 		      uint32_t g, uint32_t lid, struct edge_set *es)
 {
@@ -295,12 +298,12 @@ static void walk_edges(const struct topo *t, const struct lft *l, const uint8_t 
 
 			if (!(ok[bit >> 3] & (1u << (bit & 7))))
 				break;
-			p = sw_channel(t, l, s, lid);
+			p = sw_channel(t, col, s);
 			if (p == TOPO_NONE)
 				break;
 			vp = chk_vl_in(o, from, p, g, nlids, lid);
 			n = t->node_sw[t->port_node[t->port_remote[p]]];
-			q = sw_channel(t, l, n, lid);
+			q = sw_channel(t, col, n);
 			if (q == TOPO_NONE)
 				break;
 			vq = chk_vl_in(o, t->port_remote[p], q, g, nlids, lid);
@@ -316,16 +319,31 @@ static void walk_edges(const struct topo *t, const struct lft *l, const uint8_t 
 }
 
 /* CDG edges of CA-injected routes (@sw false) or of switch-injected ones. */
-static void collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
-			  const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es)
+static int collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
+			 const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es)
 {
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
-		if (t->lid_port[lid] == TOPO_NONE)
-			continue;
-		in->stamp++;
-		for (uint32_t g = 0; g < in->ng; g++)
-			walk_edges(t, l, ok, o, in, sw ? &in->self : &in->ca, g, lid, es);
+	uint8_t *blk = malloc(((size_t)t->nswitches + 1) * LFT_COLS);
+	uint32_t lids[LFT_COLS];
+
+	if (!blk)
+		return -ENOMEM;
+	for (uint32_t lid0 = 1; lid0 <= t->max_lid; lid0 += LFT_COLS) {
+		uint32_t n = t->max_lid + 1 - lid0 < LFT_COLS ? t->max_lid + 1 - lid0 : LFT_COLS;
+
+		for (uint32_t k = 0; k < n; k++)
+			lids[k] = lid0 + k;
+		lft_cols_get(l, lids, n, blk);
+		for (uint32_t k = 0; k < n; k++) {
+			if (t->lid_port[lids[k]] == TOPO_NONE)
+				continue;
+			in->stamp++;
+			for (uint32_t g = 0; g < in->ng; g++)
+				walk_edges(t, blk + k, ok, o, in, sw ? &in->self : &in->ca, g,
+					   lids[k], es);
+		}
 	}
+	free(blk);
+	return 0;
 }
 
 /* The CSR graph of the edge bits; edges into vertices without edges (sinks) are dropped. */
@@ -597,11 +615,11 @@ int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *o
 	if (!rc)
 		rc = set_init(t, o, in.ng, &ca);
 	if (!rc)
-		collect_edges(t, l, ok, o, &in, false, &ca);
+		rc = collect_edges(t, l, ok, o, &in, false, &ca);
 	if (!rc && sw)
 		rc = set_copy(&ca, &all, t);
 	if (!rc && sw)
-		collect_edges(t, l, ok, o, &in, true, &all);
+		rc = collect_edges(t, l, ok, o, &in, true, &all);
 	inject_free(&in);
 	if (!rc)
 		rc = cycles(t, &ca, CHK_F_CREDIT_LOOP, &nca, r);

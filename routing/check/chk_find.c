@@ -147,7 +147,9 @@ struct find {
 	int16_t *chr[2];	/* [nports] first two rails routed over the channel */
 	uint32_t *chlid[2];	/* a LID of each */
 	uint64_t nvalid, nroutes, nonmin, nonmin_other, *nonmin_zone;
-	bool use_vl;		/* SL and SL2VL tables given */
+	bool use_vl;		/* SL and SL2VL tables given (and metrics wanted) */
+	uint8_t *blk;		/* [nsw * LFT_COLS]: the LFT columns of the current LIDs */
+	uint32_t blk_k;		/* the current LID's column in blk */
 	uint64_t vl[16];	/* (route, switch-switch channel) pairs per VL */
 	double max_stretch;
 	/* per destination tallies */
@@ -220,6 +222,7 @@ static void find_free(struct find *f)
 	free(f->ok);
 	free(f->notab);
 	free(f->nonmin_zone);
+	free(f->blk);
 	for (int i = 0; i < 2; i++) {
 		free(f->chr[i]);
 		free(f->chlid[i]);
@@ -248,6 +251,7 @@ static int find_alloc(struct find *f)
 	f->ok = calloc(((size_t)f->nsw * f->nlids + 7) / 8 + 1, 1);
 	f->notab = calloc(n, sizeof(uint64_t));
 	f->nonmin_zone = calloc((size_t)f->c->nzones + 1, sizeof(uint64_t));
+	f->blk = malloc(n * LFT_COLS);
 	for (int i = 0; i < 2; i++) {
 		f->chr[i] = malloc(np * sizeof(int16_t));
 		f->chlid[i] = calloc(np, sizeof(uint32_t));
@@ -258,7 +262,7 @@ static int find_alloc(struct find *f)
 	}
 	if (!f->st || !f->bits || !f->zch || !f->fz || !f->hops || !f->at || !f->nxt ||
 	    !f->outp || !f->sub || !f->chain || !f->order || !f->bucket || !f->dist ||
-	    !f->queue || !f->pcomp || !f->ok || !f->notab || !f->nonmin_zone)
+	    !f->queue || !f->pcomp || !f->ok || !f->notab || !f->nonmin_zone || !f->blk)
 		return -ENOMEM;
 	return 0;
 }
@@ -351,7 +355,7 @@ static uint8_t step(struct find *f, uint32_t s, uint32_t *next)
 {
 	const struct topo *t = f->t;
 	uint32_t node = t->sw_node[s], p, r, n;
-	uint8_t e = lft_get(f->l, s, f->lid);
+	uint8_t e = f->blk[(size_t)s * LFT_COLS + f->blk_k];	/* lft_get(f->l, s, f->lid) */
 
 	f->outp[s] = TOPO_NONE;
 	if (e == LFT_NONE)
@@ -900,7 +904,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	f.c = c;
 	f.o = o;
 	f.r = r;
-	f.use_vl = o && o->sl2vl;
+	f.use_vl = o && o->sl2vl && o->metrics;
 	f.nsw = t->nswitches;
 	f.nlids = t->max_lid + 1;
 	f.zones = c->nzones >= 2;
@@ -914,6 +918,9 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (f.rails)
 		rail_planes(&f);
 	for (uint32_t i = 0; i < nd; i++) {
+		if (i % LFT_COLS == 0)
+			lft_cols_get(l, lids + i, nd - i < LFT_COLS ? nd - i : LFT_COLS, f.blk);
+		f.blk_k = i % LFT_COLS;
 		set_dest(&f, lids[i]);
 		if (i == 0 || f.attach != cur) {
 			cur = f.attach;

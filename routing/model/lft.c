@@ -32,6 +32,29 @@ fail:
 	return NULL;
 }
 
+void lft_cols_get(const struct lft *l, const uint32_t *lids, uint32_t n, uint8_t *blk)
+{
+	for (uint32_t s = 0; s < l->nsw; s++) {
+		const uint8_t *row = l->port + (size_t)s * l->nlids;
+		uint8_t *col = blk + (size_t)s * LFT_COLS;
+
+		for (uint32_t k = 0; k < n; k++)
+			col[k] = lids[k] < l->nlids ? row[lids[k]] : LFT_NONE;
+	}
+}
+
+void lft_cols_put(struct lft *l, const uint32_t *lids, uint32_t n, const uint8_t *blk)
+{
+	for (uint32_t s = 0; s < l->nsw; s++) {
+		uint8_t *row = l->port + (size_t)s * l->nlids;
+		const uint8_t *col = blk + (size_t)s * LFT_COLS;
+
+		for (uint32_t k = 0; k < n; k++)
+			if (lids[k] < l->nlids)
+				row[lids[k]] = col[k];
+	}
+}
+
 void lft_free(struct lft *l)
 {
 	if (!l)

@@ -210,11 +210,12 @@ static int switch_ports(struct rt *r)
 	r->swp = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	r->cand_off = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
 	r->cand = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
+	r->cand_w = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	r->peer = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	r->order = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
 	r->sub = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
 	r->has_ca = calloc((size_t)r->nsw + 1, 1);
-	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->peer || !r->order ||
+	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->cand_w || !r->peer || !r->order ||
 	    !r->sub || !r->has_ca)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++)
@@ -269,20 +270,25 @@ static void rt_free(struct rt *r)
 	free(r->dist);
 	free(r->pref);
 	free(r->pref_stamp);
+	free(r->near_stamp);
+	free(r->near_pref);
 	free(r->bq.v);
 	free(r->bq.next);
 	free(r->upg_off);
 	free(r->upg);
 	free(r->upg_alt);
+	free(r->upg_port);
 	free(r->gidx);
 	free(r->gsize);
 	free(r->swp_off);
 	free(r->swp);
 	free(r->cand_off);
 	free(r->cand);
+	free(r->cand_w);
 	free(r->peer);
 	free(r->order);
 	free(r->sub);
+	free(r->col);
 	free(r->turn_bits);
 	free(r->rdir);
 	free(r->has_ca);
@@ -303,10 +309,17 @@ static int rt_alloc(struct rt *r)
 	r->dist = calloc(ns, sizeof(uint16_t));
 	r->pref = calloc(ns, sizeof(uint16_t));
 	r->pref_stamp = calloc(ns, sizeof(uint32_t));
+	r->near_stamp = calloc(ns, sizeof(uint32_t));
+	r->near_pref = calloc(ns, sizeof(uint16_t));
+	r->col = malloc((ns ? ns : 1) * LFT_COLS);
 	r->bq.cap = (uint32_t)(np + ns);
 	r->bq.v = malloc(r->bq.cap * sizeof(uint32_t));
 	r->bq.next = malloc(r->bq.cap * sizeof(uint32_t));
-	ok = r->mode && r->u0 && r->dist && r->pref && r->pref_stamp && r->bq.v && r->bq.next;
+	ok = r->mode && r->u0 && r->dist && r->pref && r->pref_stamp && r->near_stamp && r->near_pref &&
+	     r->col && r->bq.v &&
+	     r->bq.next;
+	if (r->col)
+		memset(r->col, LFT_NONE, (ns ? ns : 1) * LFT_COLS);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		r->load[k] = calloc(np, sizeof(uint32_t));
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
@@ -350,8 +363,10 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		if ((rc = rt_route_dest(&r, &d[i])) == -EINVAL)
 			snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
 				 "next hop toward LID %u", d[i].lid);
-	if (!rc)
+	if (!rc) {
+		rt_col_flush(&r);
 		rc = rt_sl_tables(&r);
+	}
 	if (!rc && out->rooted_lids)
 		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
 		      "up*/down* path by levels from some CA", out->rooted_lids);
@@ -390,6 +405,7 @@ static int verify(const struct topo *t, const struct cls *c, struct route_out *o
 
 	chk_opts_init(&co);
 	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
+	co.metrics = false;		/* findings only (no per-VL route counts) */
 	co.sl = out->sl;
 	co.sl_group = out->sl_group;
 	co.sl_ngroups = out->ngroups;

@@ -287,6 +287,17 @@ static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)
  * its own ports, so each leaf's up-links stay within +-1 per class
  * although each leaf skips its own destinations.
  */
+/* Switch @v has preference @pf: its switch peers may choose by it (choose()). */
+static void mark_near(struct rt *r, uint32_t v, uint16_t pf)
+{
+	for (uint32_t j = r->swp_off[v]; j < r->swp_off[v + 1]; j++) {
+		uint32_t q = r->peer[r->swp[j]];
+
+		if (r->near_stamp[q] != r->stamp || r->near_pref[q] > pf)
+			r->near_stamp[q] = r->stamp, r->near_pref[q] = pf;
+	}
+}
+
 static void designate(struct rt *r, const struct rt_dest *dst)
 {
 	const struct topo *t = r->t;
@@ -333,6 +344,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 	for (unsigned i = 0; i < r->ndesig; i++) {	/* on the path: preference 0 */
 		r->pref_stamp[r->desig[i]] = r->stamp;
 		r->pref[r->desig[i]] = 0;
+		mark_near(r, r->desig[i], 0);
 	}
 	for (unsigned i = 1; i < r->ndesig; i++)	/* just below it: 1 */
 		for (uint32_t j = r->swp_off[r->desig[i]]; j < r->swp_off[r->desig[i] + 1]; j++) {
@@ -341,6 +353,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 			if (r->c->dir[p] == CLS_DIR_DOWN && r->pref_stamp[v] != r->stamp) {
 				r->pref_stamp[v] = r->stamp;
 				r->pref[v] = 1;
+				mark_near(r, v, 1);
 			}
 		}
 }
@@ -354,6 +367,12 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 static inline unsigned pref(const struct rt *r, uint32_t w)
 {
 	return r->pref_stamp[w] == r->stamp ? r->pref[w] : RT_INF;
+}
+
+/* The least preference among the switch peers of @s. */
+static inline unsigned peer_pref(const struct rt *r, uint32_t s)
+{
+	return r->near_stamp[s] == r->stamp ? r->near_pref[s] : RT_INF;
 }
 
 /* ---- choice ------------------------------------------------------------------ */
@@ -448,27 +467,91 @@ static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint3
 	       (uint32_t)(r->dir[p] == CLS_DIR_UP && w != target);
 }
 
+/*
+ * Whether primary_key() can be skipped for an up move of switch @s: with
+ * no rail rule, every candidate's key is its preference, then 1 if not the
+ * target.  When no switch peer of @s has a smaller preference than the
+ * target, the target's candidates win (a target is a peer); when, also,
+ * the target is no candidate and no peer has a preference, all tie.
+ */
+static bool up_by_target(const struct rt *r, uint32_t s, const struct rt_dest *dst,
+			 uint32_t target)
+{
+	if (r->mode[s] != RM_UP || target == TOPO_NONE || (r->rails && dst->rail >= 0))
+		return false;
+	return peer_pref(r, s) >= pref(r, target);
+}
+
+/*
+ * up_by_target()'s keys: 0 for the candidates across which is @target, 1
+ * for the others; the smallest key, in @nmin how many have it and in
+ * @first the first of them.
+ */
+static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uint32_t *pk,
+			    uint32_t *nmin, uint32_t *first)
+{
+	uint32_t hits = 0;
+
+	*first = 0;
+	for (uint32_t i = n; i-- > 0;) {
+		pk[i] = cw[i] != target;
+		if (!pk[i])
+			hits++, *first = i;
+	}
+	*nmin = hits ? hits : n;
+	return hits ? 0 : 1;
+}
+
+/*
+ * The first keys (primary_key()) of the candidates of @s into @pk: the
+ * smallest, in @nmin how many have it, in @best the first of them.  When
+ * up_by_target() holds, only the target matters: its one port if that is
+ * a candidate (then @pk is not filled), else target_keys().
+ */
+static uint32_t primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank,
+			     uint32_t *pk, uint32_t *nmin, uint32_t *best)
+{
+	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], first = 0, minkey = UINT32_MAX;
+	const uint32_t *cand = r->cand + r->cand_off[s];
+	uint32_t ti = r->ndesig > 1 ? rt_up_index(r, s, rank) : TOPO_NONE;
+	uint32_t target = ti == TOPO_NONE ? TOPO_NONE : r->upg[ti];
+
+	if (up_by_target(r, s, dst, target)) {
+		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target)) {
+			*nmin = 1;
+			*best = r->upg_port[ti];
+			return 0;
+		}
+		minkey = target_keys(r->cand_w + r->cand_off[s], ncand, target, pk, nmin, &first);
+		if (minkey == 0 || peer_pref(r, s) == RT_INF) {
+			*best = cand[first];	/* the target won, or (none) all tie */
+			return minkey;
+		}
+	}
+	minkey = UINT32_MAX;
+	for (uint32_t i = 0; i < ncand; i++) {	/* rail, preference, target first */
+		pk[i] = primary_key(r, dst, cand[i], target);
+		if (pk[i] < minkey)
+			minkey = pk[i], *nmin = 0, *best = cand[i];
+		*nmin += pk[i] == minkey;
+	}
+	return minkey;
+}
+
 static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
 	const struct topo *t = r->t;
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint8_t lv = r->c->level[rt_node(r, s)];
-	uint32_t rank = r->dk_rank[lv], target = TOPO_NONE, rm = 0, minkey = UINT32_MAX, nmin = 0;
+	uint32_t rank = r->dk_rank[lv], rm = 0, minkey, nmin = 0;
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
 	uint32_t pk[TOPO_MAX_PORTS + 1];
 	struct ckey bk = { 0, 0, 0, 0, 0 };
 
 	if (!ncand)
 		return LFT_NONE;
-	if (r->ndesig > 1)
-		target = rt_up_target(r, s, rank);
-	for (uint32_t i = 0; i < ncand; i++) {	/* rail, preference, target first */
-		pk[i] = primary_key(r, dst, cand[i], target);
-		if (pk[i] < minkey)
-			minkey = pk[i], nmin = 0, best = cand[i];
-		nmin += pk[i] == minkey;
-	}
+	minkey = primary_keys(r, s, dst, rank, pk, &nmin, &best);
 	if (nmin > 1) {
 		best = TOPO_NONE;
 		rm = rank % ncand;
@@ -538,7 +621,7 @@ static void candidates(struct rt *r)
 			continue;
 		for (uint32_t i = r->swp_off[s]; i < r->swp_off[s + 1]; i++)
 			if (next_hop(r, s, r->swp[i], rt_peer(r, r->swp[i])))
-				r->cand[n++] = r->swp[i];
+				r->cand_w[n] = rt_peer(r, r->swp[i]), r->cand[n++] = r->swp[i];
 	}
 	r->cand_off[r->nsw] = n;
 }
@@ -594,8 +677,20 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		}
 		if (e == LFT_NONE)
 			return -EINVAL;	/* a label always has a next hop */
-		lft_set(r->out->lft, s, dst->lid, e);
+		*rt_col(r, s) = e;
 		r->out->routes++;
 	}
-	return r->turned ? rt_mark_turns(r, dst->lid) : 0;
+	if (r->turned && (rc = rt_mark_turns(r)))
+		return rc;
+	r->col_lid[r->ncol++] = dst->lid;
+	if (r->ncol == LFT_COLS)
+		rt_col_flush(r);
+	return 0;
+}
+
+void rt_col_flush(struct rt *r)
+{
+	lft_cols_put(r->out->lft, r->col_lid, r->ncol, r->col);
+	memset(r->col, LFT_NONE, (size_t)r->nsw * LFT_COLS);
+	r->ncol = 0;
 }

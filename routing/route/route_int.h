@@ -14,6 +14,7 @@
 #define RT_CA_LEAF 1		/* has_ca: a CA of the zone's source group */
 #define RT_CA_ABOVE 2		/* has_ca: a CA in its switch's group (SHARP node) */
 #define RT_SL_ROOTED 13	/* one zone, rooted up*down* layer: VL 1 everywhere */
+#define RT_NOPORT (TOPO_NONE - 1)	/* upg_port: none, or parallel links */
 
 /* How a switch forwards toward the current destination. */
 enum rt_mode {
@@ -58,6 +59,8 @@ struct rt {
 	uint16_t *dist;
 	uint16_t *pref;		/* distance up to the designated path (memo) */
 	uint32_t *pref_stamp, stamp;
+	uint32_t *near_stamp;	/* [nsw] == stamp: a switch peer has a preference ... */
+	uint16_t *near_pref;	/* [nsw]: ... the least of theirs (choose()) */
 	uint32_t desig[RT_MAXDESIG];	/* designated path, switch ordinals */
 	uint32_t dk_rank[256];		/* per level: the rank digit source at that level */
 	uint32_t dk_m[256];		/* per level: the up-group size there */
@@ -72,6 +75,7 @@ struct rt {
 	/* per switch: the up-level switches of its "pod" (route_pos.c) */
 	uint32_t *upg_off, *upg;	/* CSR [nsw + 1] / sorted switch ordinals */
 	uint32_t *upg_alt;		/* parallel to upg: position used instead */
+	uint32_t *upg_port;		/* parallel to upg: the one port to it, else RT_NOPORT */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
 	uint64_t any_routes;	/* switches routed by the fallback */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */
@@ -81,12 +85,19 @@ struct rt {
 	bool rails;		/* rail isolation: avoid other rails' leaves */
 	uint32_t *swp_off, *swp;	/* CSR [nsw + 1]: each switch's ports to switches */
 	uint32_t *cand_off, *cand;	/* CSR [nsw + 1]: next-hop ports under the labels */
+	uint32_t *cand_w;		/* [like cand]: the switch across each */
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 	uint32_t *order, norder;	/* labelled switches by decreasing distance */
 	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */
 	uint8_t *turn_bits;		/* [nports * 32]: (in port, out port number) pairs where a
 					 * route turns (up->up or down->down); lazily allocated */
 	bool turned;			/* the current destination has turn routes */
+	/* LFT columns of the last destinations, [nsw][LFT_COLS]: written switch
+	 * by switch per destination, copied row by row (one row per switch is
+	 * far apart from the next: writing a column straight into the LFT costs
+	 * a TLB miss per switch) */
+	uint8_t *col;
+	uint32_t col_lid[LFT_COLS], ncol;
 	/* rooted layer (route_dest.c): one zone, a LID whose CAs need a turn */
 	const uint8_t *dir;		/* [nports]: directions the labels use (c->dir or rdir) */
 	uint8_t *rdir;			/* [nports]: up = toward the root; lazily built */
@@ -130,8 +141,20 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 
 /** rt_up_groups - build upg_off/upg (route_pos.c) */
 int rt_up_groups(struct rt *r);
+/** rt_up_index - index into upg of the up-switch D-mod-K gives @rank at @s, or TOPO_NONE */
+static inline uint32_t rt_up_index(const struct rt *r, uint32_t s, uint32_t rank)
+{
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
+
+	return m ? b + r->upg_alt[b + rank % m] : TOPO_NONE;
+}
 /** rt_up_target - the up-switch D-mod-K gives @rank at @s (holes: the substitute) */
-uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank);
+static inline uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank)
+{
+	uint32_t i = rt_up_index(r, s, rank);
+
+	return i == TOPO_NONE ? TOPO_NONE : r->upg[i];
+}
 /** rt_up_pos - position of switch @w in @s's up-group, or TOPO_NONE */
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
@@ -142,8 +165,15 @@ int rt_rooted_dirs(struct rt *r);
 bool rt_rooted_needed(struct rt *r);
 /** rt_sl_alloc - the SL table, before routing (turn routes set their SL) */
 int rt_sl_alloc(struct rt *r);
-/** rt_mark_turns - record the turn pairs of @lid's turn routes (route_sl.c) */
-int rt_mark_turns(struct rt *r, uint32_t lid);
+/** rt_col_flush - copy the buffered LFT columns into the LFT (route_dest.c) */
+void rt_col_flush(struct rt *r);
+/** rt_col - the current destination's LFT entry of switch @s */
+static inline uint8_t *rt_col(const struct rt *r, uint32_t s)
+{
+	return &r->col[(size_t)s * LFT_COLS + r->ncol];
+}
+/** rt_mark_turns - record the turn pairs of the current destination's turn routes (route_sl.c) */
+int rt_mark_turns(struct rt *r);
 /** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
 int rt_sl_tables(struct rt *r);
 

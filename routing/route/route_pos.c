@@ -84,6 +84,27 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 	return 0;
 }
 
+/* upg_port[] of switch @s: its one up-port to each member (choose()'s shortcut). */
+static void ports_to(struct rt *r, uint32_t s)
+{
+	const struct topo *t = r->t;
+	uint32_t node = rt_node(r, s), b = r->upg_off[s], *port = r->upg_port + b;
+
+	for (uint32_t i = b; i < r->upg_off[s + 1]; i++)
+		r->upg_port[i] = TOPO_NONE;	/* not seen yet */
+	for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+		uint32_t w = rt_peer(r, p), pos;
+
+		if (w == TOPO_NONE || r->c->dir[p] != CLS_DIR_UP ||
+		    (pos = rt_up_pos(r, s, w)) == TOPO_NONE)
+			continue;
+		port[pos] = port[pos] == TOPO_NONE ? p : RT_NOPORT;
+	}
+	for (uint32_t i = b; i < r->upg_off[s + 1]; i++)
+		if (r->upg_port[i] == TOPO_NONE)
+			r->upg_port[i] = RT_NOPORT;
+}
+
 /* alt[] of switch @s: itself for a member it reaches, a distinct substitute for a lost one. */
 static void alternates(struct rt *r, uint32_t s, uint8_t *have, uint8_t *used, uint32_t *mark,
 		       uint32_t stamp)
@@ -102,6 +123,7 @@ static void alternates(struct rt *r, uint32_t s, uint8_t *have, uint8_t *used, u
 	}
 	for (uint32_t i = 0; i < m; i++)
 		tmp[i] = i;
+	ports_to(r, s);
 	for (uint32_t i = 0; i < m; i++) {
 		uint32_t best = i;
 
@@ -136,6 +158,8 @@ int rt_up_groups(struct rt *r)
 		rc = group_of(r, s, &cap, mark, vm, s + 1, tmp);
 	if (!rc && !(r->upg_alt = malloc(((size_t)r->upg_off[r->nsw] + 1) * sizeof(uint32_t))))
 		rc = -ENOMEM;
+	if (!rc && !(r->upg_port = malloc(((size_t)r->upg_off[r->nsw] + 1) * sizeof(uint32_t))))
+		rc = -ENOMEM;
 	used = have ? have + r->nsw + 1 : NULL;
 	for (uint32_t s = 0; !rc && s < r->nsw; s++)
 		alternates(r, s, have, used, mark, r->nsw + 1 + s);
@@ -144,13 +168,6 @@ int rt_up_groups(struct rt *r)
 	free(vm);
 	free(tmp);
 	return rc;
-}
-
-uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank)
-{
-	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
-
-	return m ? r->upg[b + r->upg_alt[b + rank % m]] : TOPO_NONE;
 }
 
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)

@@ -143,7 +143,7 @@ static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
  * (input, output) pairs get rows of their own (turn_rows).  O(turn
  * routes x hops).
  */
-int rt_mark_turns(struct rt *r, uint32_t lid)
+int rt_mark_turns(struct rt *r)
 {
 	const struct topo *t = r->t;
 
@@ -155,7 +155,7 @@ int rt_mark_turns(struct rt *r, uint32_t lid)
 		if (r->mode[s] != RM_TURN && r->mode[s] != RM_UPTURN && r->mode[s] != RM_ANY)
 			continue;
 		for (unsigned hop = 0; hop < RT_MAXD && cur != TOPO_NONE; hop++) {
-			uint8_t e = lft_get(r->out->lft, cur, lid);
+			uint8_t e = *rt_col(r, cur);
 			uint32_t p;
 
 			if (e == 0 || e == LFT_NONE)

@@ -12,7 +12,10 @@
 #      (written from the engine's update_sl2vl) has no credit loop;
 #      saquery path records between hosts of different zones succeed and
 #      carry the SL the engine chose (1 + destination zone), and within a
-#      zone SL 0;
+#      zone SL 0; the 4 links of one bridge switch are 1x, and from every
+#      CA to 4 others the path record's rate is the 1x rate exactly when
+#      ibtracert's walk of the live LFTs crosses that bridge (the records
+#      follow the LFTs);
 #   2b. frame, multiframe, rail2, rail3 small: routed by ffroute, live
 #      tables clean per VL; and a 3-level tree with 5 % of its links
 #      dropped (seed 2) whose CAs need the rooted layer: OpenSM's log says
@@ -66,7 +69,18 @@ sim_stop
 
 # ---- 2. ff2-bridge-small, two VL layers ------------------------------------------
 rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
-sim_start "$top_srcdir/fabrics/ff2-bridge-small.net" || fail "ibsim did not start (ff2)"
+# every link of bridge switch 0x0002c90210000010 at 1x: a path record's rate
+# is the slowest link on its path, and the SA finds the path by walking the
+# switches' LFTs (OpenSM's osm_sa_path_record.c), so the rate tells whether
+# the path crosses that bridge
+br=0002c90210000010
+awk -v br="$br" '/^Switch/ { sw = $0 } /^$/ { sw = "" }
+	(sw ~ "\"S-" br "\"" || $0 ~ "^\\[[0-9]+\\][ \t]+\"S-" br "\"") && /\tw=/ {
+		sub(/\tw=[0-9]+/, "\tw=1") }
+	{ print }' "$top_srcdir/fabrics/ff2-bridge-small.net" >"$SIM_DIR/ff2-slow.net"
+[ "$(diff "$top_srcdir/fabrics/ff2-bridge-small.net" "$SIM_DIR/ff2-slow.net" | grep -c '^>')" = 8 ] ||
+	fail "could not slow the 4 links of bridge $br"
+sim_start "$SIM_DIR/ff2-slow.net" || fail "ibsim did not start (ff2)"
 printf '# storage routes weigh 8 in the all-class tie-break\nclass_weights 1,8,1\n' \
 	>"$SIM_DIR/weights.conf"
 SIM_OSM_CONF="event_plugin_name ffroute
@@ -96,8 +110,29 @@ sl() { sim_run saquery -p --slid "$1" --dlid "$2" 2>/dev/null |
 s1=$(sl "$a" "$b") s2=$(sl "$b" "$a") s3=$(sl "$a" "$c")
 [ "$s1" = 2 ] && [ "$s2" = 1 ] && [ "$s3" = 0 ] ||
 	fail "path record SLs: zone0->zone1 '$s1' (want 2), zone1->zone0 '$s2' (want 1), in zone '$s3' (want 0)"
+# path records follow the LFTs: from every CA to 4 others, the record's rate
+# is the 1x rate exactly when ibtracert (MADs to the switches) crosses the bridge
+ca_lids=$(awk '/^Switch/ { sw = 1 } /^Ca/ { sw = 0 }
+	sw && /"H-/ { for (i = 1; i < NF; i++) if ($i == "lid") { print $(i + 1); break } }' \
+	"$SIM_DIR/ff2.topo" | sort -n)
+[ "$(echo $ca_lids | wc -w)" = 56 ] || fail "expected 56 CA LIDs, got: $ca_lids"
+for s in $ca_lids; do
+	for d in $(echo $ca_lids | tr ' ' '\n' | awk 'NR % 14 == 1'); do
+		[ "$s" = "$d" ] && continue
+		path=$(sim_run ibtracert "$s" "$d" 2>/dev/null) || fail "ibtracert $s $d: no path"
+		rate=$(sim_run saquery -p --slid "$s" --dlid "$d" 2>/dev/null |
+			awk '$1 ~ /^rate\.+0x/ { sub(/^rate\.+/, "", $1); print $1; exit }')
+		[ -n "$rate" ] || fail "no path record $s -> $d"
+		case $path in *"{0x$br}"*) echo "cross $rate" ;; *) echo "direct $rate" ;; esac
+	done
+done | sort | uniq -c >"$SIM_DIR/rates"
+awk '{ n[$2]++ } END { exit !(n["cross"] == 1 && n["direct"] == 1) }' "$SIM_DIR/rates" ||
+	fail "path record rates do not follow the LFT paths (count, path, rate): $(cat "$SIM_DIR/rates")"
+[ "$(awk '{ print $3 }' "$SIM_DIR/rates" | sort -u | wc -l)" = 2 ] ||
+	fail "crossing and direct paths have the same rate: $(cat "$SIM_DIR/rates")"
 sim_opensm_stop
-echo "ok: ff2 routed with 2 VLs; live check per VL clean; path record SLs 2/1/0"
+echo "ok: ff2 routed with 2 VLs; live check per VL clean; path record SLs 2/1/0;" \
+	"rates follow the LFT paths ($(awk '{ printf "%s%s %s at %s", (NR > 1 ? ", " : ""), $1, $2, $3 }' "$SIM_DIR/rates"))"
 
 # ---- 2b. the other small reference fabrics: routed by ffroute, live tables clean --------
 "$FFROUTE" fabric fattree --levels 3 --drop-links 0.05 --seed 2 -o "$SIM_DIR/fattree3-d5.net" \

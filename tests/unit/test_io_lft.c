@@ -473,6 +473,41 @@ static int convert(int argc, char **argv)
 	return rc;
 }
 
+/*
+ * Column blocks (lft_cols_get/put): a block of scattered LIDs holds each
+ * switch's entries for them, a LID past the table reads LFT_NONE, and
+ * putting a block back writes those columns and nothing else.
+ */
+static void test_column_blocks(void **state)
+{
+	struct lft *l = lft_new(3, 200), *copy = lft_new(3, 200);
+	uint32_t lids[LFT_COLS] = { 7, 1, 200, 64, 65, 3 };
+	uint8_t blk[3 * LFT_COLS];
+
+	(void)state;
+	assert_non_null(l);
+	assert_non_null(copy);
+	for (uint32_t s = 0; s < 3; s++)
+		for (uint32_t lid = 0; lid <= 200; lid++)
+			lft_set(l, s, lid, (uint8_t)((s * 31 + lid) % 250));
+	lids[6] = 201;	/* past the table */
+	lft_cols_get(l, lids, 7, blk);
+	for (uint32_t s = 0; s < 3; s++) {
+		for (uint32_t k = 0; k < 6; k++)
+			assert_int_equal(blk[s * LFT_COLS + k], lft_get(l, s, lids[k]));
+		assert_int_equal(blk[s * LFT_COLS + 6], LFT_NONE);
+	}
+	lft_cols_put(copy, lids, 6, blk);
+	for (uint32_t s = 0; s < 3; s++)
+		for (uint32_t lid = 0; lid <= 200; lid++) {
+			bool in = lid == 7 || lid == 1 || lid == 200 || lid == 64 || lid == 65 || lid == 3;
+
+			assert_int_equal(lft_get(copy, s, lid), in ? lft_get(l, s, lid) : LFT_NONE);
+		}
+	lft_free(l);
+	lft_free(copy);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -484,6 +519,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_real_pair),
 		cmocka_unit_test(test_bad_lft),
 		cmocka_unit_test(test_truncated_lft),
+		cmocka_unit_test(test_column_blocks),
 	};
 
 	if (argc > 1)
