@@ -215,8 +215,8 @@ static int switch_ports(struct rt *r)
 	r->order = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
 	r->sub = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
 	r->has_ca = calloc((size_t)r->nsw + 1, 1);
-	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->cand_w || !r->peer || !r->order ||
-	    !r->sub || !r->has_ca)
+	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->cand_w || !r->peer ||
+	    !r->order || !r->sub || !r->has_ca)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->peer[p] = rt_peer(r, p);
@@ -315,9 +315,8 @@ static int rt_alloc(struct rt *r)
 	r->bq.cap = (uint32_t)(np + ns);
 	r->bq.v = malloc(r->bq.cap * sizeof(uint32_t));
 	r->bq.next = malloc(r->bq.cap * sizeof(uint32_t));
-	ok = r->mode && r->u0 && r->dist && r->pref && r->pref_stamp && r->near_stamp && r->near_pref &&
-	     r->col && r->bq.v &&
-	     r->bq.next;
+	ok = r->mode && r->u0 && r->dist && r->pref && r->pref_stamp && r->near_stamp &&
+	     r->near_pref && r->col && r->bq.v && r->bq.next;
 	if (r->col)
 		memset(r->col, LFT_NONE, (ns ? ns : 1) * LFT_COLS);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
