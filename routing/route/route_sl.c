@@ -137,7 +137,8 @@ static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
 }
 
 /*
- * Walk the routes of the switches routed by a turn toward @lid and record
+ * Walk the routes of the switches routed by a turn toward the current
+ * destination (its column: rt_col) and record
  * where they go up after coming down (in: an up-port, out: an up-port) or
  * down after a turn (in: a down-port, out: a down-port): only these
  * (input, output) pairs get rows of their own (turn_rows).  O(turn
