@@ -7,6 +7,7 @@
  *   vl_limit N                 data VLs the routing may use (1..15, default 2)
  *   rail_isolation auto|on|off default auto (on when rails are found)
  *   class_weights C,S,O        all-class tie-break weights (default 0,0,0: off)
+ *   tree_digits on|off         search D-mod-K digits for HFReduce's tree (default on)
  *   roles FILE                 classification overrides (see ffroute(1))
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
@@ -85,6 +86,10 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		if (route_parse_class_weights(val, conf->class_weight))
 			return conf_error(osm, path, ln, 1,
 					  "class_weights is C,S,O (integers 0..1000), not", val);
+	} else if (!strcmp(key, "tree_digits")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return conf_error(osm, path, ln, 1, "tree_digits is on or off, not", val);
+		conf->tree_digits = val[1] == 'n';
 	} else if (!strcmp(key, "roles")) {
 		return load_roles(osm, val, conf);
 	} else {
@@ -103,6 +108,7 @@ int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *con
 	memset(conf, 0, sizeof(*conf));
 	conf->vl_limit = 2;
 	conf->rail_isolation = -1;
+	conf->tree_digits = true;
 	if (!path || !*path || !strcmp(path, "(null)"))
 		return 0;
 	fp = fopen(path, "r");

@@ -17,6 +17,7 @@ struct ffr_conf {
 	unsigned vl_limit;		/* most data VLs (default 2) */
 	int rail_isolation;		/* -1 auto, 0 off, 1 on */
 	unsigned class_weight[3];	/* compute, storage, other (default 0,0,0) */
+	bool tree_digits;		/* route_opts.tree_digits (default true) */
 	bool have_roles;
 	struct cls_overrides roles;	/* classification overrides */
 };

@@ -23,8 +23,8 @@
 
 const char cmd_route_help[] =
 	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
-	"                     [--vl-limit N] [--class-weights C,S,O] [--no-verify]\n"
-	"                     [--check [--json]] [-q]\n"
+	"                     [--vl-limit N] [--class-weights C,S,O] [--no-tree-digits]\n"
+	"                     [--no-verify] [--check [--json]] [-q]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
 	"LMC range and every switch LID), the SL of every path and the SL2VL tables\n"
@@ -43,6 +43,9 @@ const char cmd_route_help[] =
 	"      --class-weights C,S,O  what one compute, storage, other route weighs when\n"
 	"                      a switch breaks a tie between links (0..1000; default\n"
 	"                      0,0,0: no all-class tie-break)\n"
+	"      --no-tree-digits  D-mod-K digits rank mod m only: no search for digits\n"
+	"                      that keep HFReduce's double binary tree over each\n"
+	"                      zone's compute HCAs off shared links\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -51,7 +54,7 @@ const char cmd_route_help[] =
 	"Exit status: 0 routed (and, with --check, no hard finding), 1 refused or\n"
 	"hard findings, 2 bad input or usage.\n";
 
-enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS };
+enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE };
 
 struct route_cli {
 	const char *fabric, *dir, *roles;
@@ -81,6 +84,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
 		{ "vl-limit", required_argument, NULL, OPT_VL },
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
+		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
@@ -112,6 +116,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 				return cli_usage_error(cmd, "--class-weights wants C,S,O (0..1000)");
 			break;
 		case OPT_NO_VERIFY: o->ro.verify = false; break;
+		case OPT_NO_TREE: o->ro.tree_digits = false; break;
 		case OPT_CHECK: o->check = true; break;
 		case 'j': o->json = true; break;
 		case 'q': o->quiet = true; break;
@@ -288,10 +293,12 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = write_all(o.dir, t, &ro) ? CLI_ERROR : CLI_OK;
 		if (!rc && !o.quiet)
 			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
-				"%llu switch turn routes, %u LIDs rooted, %.3f s -> %s\n",
+				"%llu switch turn routes, %u LIDs rooted, tree digits in %u zone%s "
+				"(%u with overload left), %.3f s -> %s\n",
 				t->nswitches, t->max_lid, (unsigned long long)ro.routes, ro.nvls,
 				ro.nvls > 1 ? "s" : "", (unsigned long long)ro.turn_routes,
-				ro.rooted_lids, ro.seconds, o.dir);
+				ro.rooted_lids, ro.tree_zones, ro.tree_zones == 1 ? "" : "s",
+				ro.tree_left, ro.seconds, o.dir);
 		route_out_free(&ro);
 	}
 	if (classified)

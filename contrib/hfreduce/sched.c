@@ -23,6 +23,8 @@ void hfr_tree_free(struct hfr_tree *t)
 
 int hfr_tree_build(struct hfr_tree *t, uint32_t n, int which)
 {
+	int64_t h;
+
 	memset(t, 0, sizeof(*t));
 	t->n = n;
 	t->root = -1;
@@ -34,10 +36,15 @@ int hfr_tree_build(struct hfr_tree *t, uint32_t n, int which)
 		hfr_tree_free(t);
 		return -ENOMEM;
 	}
+	h = chk_dbt_tree(n, which, t->parent, t->depth);
+	if (h < 0) {
+		hfr_tree_free(t);
+		return -EINVAL;
+	}
+	t->height = (uint32_t)h;
 	for (uint32_t r = 0; r < n; r++) {
-		int64_t p = chk_dbt_parent(n, r, which);
+		int32_t p = t->parent[r];
 
-		t->parent[r] = (int32_t)p;
 		if (p < 0) {
 			t->root = (int32_t)r;
 			continue;
@@ -47,20 +54,6 @@ int hfr_tree_build(struct hfr_tree *t, uint32_t n, int which)
 			return -EINVAL;
 		}
 		t->child[p][t->nchild[p]++] = (int32_t)r;
-	}
-	/* depths: walk up (height is O(log n), so O(n log n) in all) */
-	for (uint32_t r = 0; r < n; r++) {
-		uint32_t d = 0;
-
-		for (int32_t v = (int32_t)r; t->parent[v] >= 0 && d <= n; v = t->parent[v])
-			d++;
-		if (d > n) {	/* a cycle: chk_dbt_parent is not a tree */
-			hfr_tree_free(t);
-			return -EINVAL;
-		}
-		t->depth[r] = d;
-		if (d > t->height)
-			t->height = d;
 	}
 	return 0;
 }

@@ -105,6 +105,14 @@ bool chk_node_ep(const struct topo *t, const struct cls *c, uint32_t node, struc
  */
 int64_t chk_dbt_parent(int64_t n, int64_t r, int tree);
 
+/**
+ * chk_dbt_tree - tree @tree of the double binary tree over @n ranks:
+ * @parent[r] (chk_dbt_parent, -1 for the root) and @depth[r] (hops to the
+ * root), both of @n entries.  Return: the height, or -EINVAL if the
+ * parents do not form a tree.
+ */
+int64_t chk_dbt_tree(uint32_t n, int tree, int32_t *parent, uint32_t *depth);
+
 /* ---- path walker ---------------------------------------------------------- */
 
 enum chk_walk_status {

@@ -40,6 +40,9 @@ struct route_opts {
 	bool verify;		/* run the checker on the result (default true) */
 	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
 				 * verification; 0 off; 1 on (route_root.c) */
+	bool tree_digits;	/* D-mod-K digits searched so that HFReduce's double binary
+				 * tree over each zone's compute HCAs shares no link
+				 * (route_dbt.c; default true); false: rank mod m */
 	unsigned class_weight[3];	/* compute, storage, other: what one route of the
 					 * class weighs in the all-class tie-break; all 0
 					 * (default): no such tie-break */
@@ -59,6 +62,8 @@ struct route_out {
 	uint64_t routes;	/* (switch, LID) entries set */
 	uint64_t turn_routes;	/* switch-to-switch routes that turn down->up */
 	uint32_t rooted_lids;	/* LIDs routed up*down* from one root on VL 1 (route_dest.c) */
+	uint32_t tree_zones;	/* zones whose D-mod-K digits were searched (route_dbt.c) */
+	uint32_t tree_left;	/* ... of which a tree step still exceeds a link's rate */
 	uint64_t hard_findings;	/* from the verification (0 when returned) */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	double seconds;		/* wall time of route_run */

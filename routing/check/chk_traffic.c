@@ -76,6 +76,8 @@
 
 #include <ffroute/check.h>
 
+#include "base/rng.h"
+
 #define SHIFT_ALL_MAX 1024		/* all shifts up to this many endpoints */
 #define A2A_WALKS_MAX (1u << 26)	/* all-to-all walks before sampling */
 
@@ -87,11 +89,7 @@ struct rng {
 
 static uint64_t rng_next(struct rng *g)
 {
-	uint64_t z = (g->s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return ffr_rng_next(&g->s);
 }
 
 static void rng_init(struct rng *g, uint64_t seed, enum stream st)
@@ -102,7 +100,7 @@ static void rng_init(struct rng *g, uint64_t seed, enum stream st)
 
 static uint32_t rng_below(struct rng *g, uint32_t n)
 {
-	return (uint32_t)(rng_next(g) % n);
+	return ffr_rng_below(&g->s, n);
 }
 
 #define ep chk_ep
@@ -610,6 +608,26 @@ int64_t chk_dbt_parent(int64_t n, int64_t r, int tree)
 	}
 	p = btree_parent(n, n - 1 - r);	/* even: mirror */
 	return p < 0 ? -1 : n - 1 - p;
+}
+
+int64_t chk_dbt_tree(uint32_t n, int tree, int32_t *parent, uint32_t *depth)
+{
+	int64_t height = 0;
+
+	for (uint32_t r = 0; r < n; r++)
+		parent[r] = (int32_t)chk_dbt_parent(n, r, tree);
+	for (uint32_t r = 0; r < n; r++) {	/* height is O(log n): O(n log n) in all */
+		uint32_t d = 0;
+
+		for (int32_t v = (int32_t)r; parent[v] >= 0 && d <= n; v = parent[v])
+			d++;
+		if (d > n)
+			return -EINVAL;	/* a cycle */
+		depth[r] = d;
+		if (d > height)
+			height = d;
+	}
+	return height;
 }
 
 /* Allreduce over @n ranks @rk (in rank order); metrics dbt_<name>_*. */

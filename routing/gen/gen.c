@@ -19,6 +19,7 @@
 #include <strings.h>
 
 #include "gen/gen_int.h"
+#include "base/rng.h"
 #include "base/util.h"
 
 static const char *const family_names[GEN_FAMILY_COUNT] = {
@@ -165,16 +166,12 @@ int gen_cable(struct gen *g, int a, unsigned pa, int b, unsigned pb)
 
 uint64_t gen_rand(struct gen *g)
 {
-	uint64_t z = (g->rng += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
+	return ffr_rng_next(&g->rng);
 }
 
 uint32_t gen_pick(struct gen *g, uint32_t n)
 {
-	return n ? (uint32_t)(gen_rand(g) % n) : 0;
+	return ffr_rng_below(&g->rng, n);
 }
 
 /* ---- degradation ---------------------------------------------------------- */

@@ -42,6 +42,7 @@ void route_opts_init(struct route_opts *o)
 	o->rail_isolation = -1;
 	o->rooted_layer = -1;
 	o->verify = true;
+	o->tree_digits = true;
 }
 
 void route_out_free(struct route_out *out)
@@ -350,6 +351,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = switch_ports(&r);
 	if (!rc && !(d = destinations(t, c, &nd)))
 		rc = -ENOMEM;
+	if (!rc && o->tree_digits)
+		rc = rt_dbt_digits(&r, d, nd);
 	if (!rc && c->nzones > 1)
 		rc = exits_first(&r, d, nd);
 
@@ -369,6 +372,11 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	if (!rc && out->rooted_lids)
 		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
 		      "up*/down* path by levels from some CA", out->rooted_lids);
+	out->tree_zones = r.dbt_zones;
+	out->tree_left = r.dbt_left;
+	if (!rc && r.dbt_zones)
+		logf_(o, ROUTE_LOG_INFO, "HFReduce tree: D-mod-K digits searched in %u zone(s), %u "
+		      "with tree steps still over a link's rate", r.dbt_zones, r.dbt_left);
 	if (!rc && r.any_routes)
 		logf_(o, ROUTE_LOG_INFO, "%llu routes outside up*/down* (fallback hops)",
 		      (unsigned long long)r.any_routes);

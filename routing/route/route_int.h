@@ -107,6 +107,7 @@ struct rt {
 	bool rooted;			/* the current labels are the rooted layer's */
 	bool strict;			/* the layer is in use: CAs above the leaves need it too */
 	bool any_above;			/* a fallback route carried a CA above the leaves */
+	uint32_t dbt_zones, dbt_left;	/* zones whose digits were searched; with overload left */
 };
 
 static inline uint32_t rt_node(const struct rt *r, uint32_t s)
@@ -174,6 +175,8 @@ static inline uint8_t *rt_col(const struct rt *r, uint32_t s)
 }
 /** rt_mark_turns - record the turn pairs of the current destination's turn routes (route_sl.c) */
 int rt_mark_turns(struct rt *r);
+/** rt_dbt_digits - D-mod-K digits that keep HFReduce's tree contention-free (route_dbt.c) */
+int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
 /** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
 int rt_sl_tables(struct rt *r);
 

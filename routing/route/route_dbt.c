@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_dbt.c - D-mod-K digits that also keep HFReduce's double binary
+ * tree allreduce off shared links.
+ *
+ * Why.  D-mod-K sends compute destination number i (in position order)
+ * through spine i mod m of its leaf's up-group.  A shift permutation
+ * then meets no contention, because every W consecutive destinations
+ * (W = the most compute HCAs on one leaf) have distinct digits.  But the
+ * pipelined double binary tree (chk_dbt_parent; hfreduce-check's step
+ * rule, contrib/hfreduce/sched.c) sends, in its ramp-up and ramp-down
+ * steps, from one leaf to destinations 2^k apart, and 2^k mod m collide:
+ * on Fire-Flyer 2 (15 compute HCAs per leaf, 20 spines) 27 of 51 steps
+ * lose bandwidth.  When W < m, rank mod m is not the only digit sequence
+ * with distinct digits in every W consecutive destinations; this file
+ * searches for one that also carries every tree step at the rates its
+ * endpoints allow.
+ *
+ * What is kept.  Moves swap the digits of two destinations, so each spine
+ * is designated as often as before (per-class balance), and a swap is
+ * taken only if every cyclic window of W destinations still has distinct
+ * digits (shift permutations; in each leaf's own destinations too).  A
+ * swap is kept only if the tree's overload does not grow.
+ *
+ * Where.  Per zone, only where the model is exact: every compute
+ * destination of the zone is one LID (LMC 0) on a leaf, all those leaves
+ * reach the same up-group of m spines by one link each (healthy), and
+ * W < m.  Elsewhere the digits stay rank mod m.
+ *
+ * The tree's steps: hfreduce-check's schedule with 2H + 1 chunks per tree
+ * (H its height): every pattern of concurrent transfers that any chunk
+ * count >= 2H + 1 produces, ramp-up, full pipeline and ramp-down.  Per
+ * step each transfer gets its endpoint-limited rate (max-min over the HCA
+ * links, all of one rate); the cost is the rate beyond 1 on any leaf
+ * up-link (a spine's down-link to a leaf carries one destination's
+ * transfers only, which that destination's own link already limits).
+ *
+ * Deterministic: one seeded splitmix64; swaps are drawn from the cells
+ * that are over capacity.  Cost: O(steps x transfers) to set up (steps
+ * ~ 4H, transfers ~ 4n), then a few thousand swaps of O(W + H * 6) each.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/check.h>
+
+#include "base/rng.h"
+#include "route/route_int.h"
+
+#define DBT_EPS 1e-9
+#define DBT_ITERS 40000u	/* swaps tried per zone at most */
+
+/* One zone's job and the search state. */
+struct dbt {
+	uint32_t n, m, w, nleaf, nsteps;
+	uint32_t *leaf;		/* [n] compact leaf index of each rank */
+	uint32_t *dig;		/* [n] current digit */
+	uint32_t *eoff;		/* [n + 1] CSR: transfers into each rank ... */
+	uint32_t *ecell;	/* ... (step, source leaf) cell of each */
+	double *erate;		/* ... and its endpoint-limited rate */
+	uint32_t *coff, *cdst;	/* [cells + 1] CSR: the destinations of each cell's transfers */
+	double *load;		/* [nsteps * nleaf * m] rate on each leaf up-link */
+	double cost;
+	uint64_t rng;
+};
+
+static double over(double v)
+{
+	return v > 1.0 + DBT_EPS ? v - 1.0 : 0.0;
+}
+
+/* ---- the job -------------------------------------------------------------- */
+
+struct tree {
+	int32_t *parent;
+	uint32_t *depth, height;
+};
+
+static int tree_build(struct tree *tr, uint32_t n, int which)
+{
+	int64_t h;
+
+	tr->parent = malloc(((size_t)n + 1) * sizeof(*tr->parent));
+	tr->depth = calloc((size_t)n + 1, sizeof(*tr->depth));
+	if (!tr->parent || !tr->depth)
+		return -ENOMEM;
+	h = chk_dbt_tree(n, which, tr->parent, tr->depth);
+	tr->height = h < 0 ? 0 : (uint32_t)h;
+	return h < 0 ? -EINVAL : 0;
+}
+
+/* Transfers of step @s with @chunks chunks (sched.c's rule), into @src/@dst. */
+static uint32_t step_xfers(const struct tree tr[2], uint32_t n, uint32_t chunks, uint32_t s,
+			   uint32_t *src, uint32_t *dst)
+{
+	uint32_t k = 0;
+
+	for (int t = 0; t < 2; t++) {
+		uint32_t H = tr[t].height;
+
+		for (uint32_t i = 0; i < n; i++) {
+			int64_t up = (int64_t)s - H + tr[t].depth[i];	/* chunk sent up */
+			int32_t p = tr[t].parent[i];
+
+			if (p >= 0 && up >= 0 && up < chunks)
+				src[k] = i, dst[k++] = (uint32_t)p;
+			/* broadcast: the parent p sends chunk s - H - depth(p) to i */
+			if (p >= 0) {
+				int64_t dn = (int64_t)s - H - tr[t].depth[p];
+
+				if (dn >= 0 && dn < chunks)
+					src[k] = (uint32_t)p, dst[k++] = i;
+			}
+		}
+	}
+	return k;
+}
+
+/* Max-min fair rates of @k transfers over the HCA links alone (capacity 1). */
+static void endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const uint32_t *dst,
+			   double *rate, double *cap, uint32_t *act)
+{
+	double level = 0;
+	uint32_t left = k;
+
+	for (uint32_t i = 0; i < 2 * n; i++)
+		cap[i] = 1.0, act[i] = 0;
+	for (uint32_t j = 0; j < k; j++) {
+		act[src[j]]++;
+		act[n + dst[j]]++;
+		rate[j] = -1;
+	}
+	while (left) {
+		double inc = 2.0;
+
+		for (uint32_t i = 0; i < 2 * n; i++)
+			if (act[i] && cap[i] / act[i] < inc)
+				inc = cap[i] / act[i];
+		level += inc;
+		for (uint32_t i = 0; i < 2 * n; i++)
+			if (act[i])
+				cap[i] -= inc * act[i];
+		for (uint32_t j = 0; j < k; j++) {
+			if (rate[j] >= 0 || (cap[src[j]] > DBT_EPS && cap[n + dst[j]] > DBT_EPS))
+				continue;
+			rate[j] = level;
+			act[src[j]]--;
+			act[n + dst[j]]--;
+			left--;
+		}
+	}
+}
+
+/* ---- set-up ----------------------------------------------------------------- */
+
+static void dbt_free(struct dbt *z)
+{
+	free(z->leaf);
+	free(z->dig);
+	free(z->eoff);
+	free(z->ecell);
+	free(z->erate);
+	free(z->coff);
+	free(z->cdst);
+	free(z->load);
+}
+
+/* Every cross-leaf transfer of every step: CSR by destination and by cell. */
+static int dbt_index(struct dbt *z, const struct tree tr[2], uint32_t chunks)
+{
+	uint32_t n = z->n, xmax = 4 * n + 4, ne = 0, ncell = z->nsteps * z->nleaf;
+	uint32_t *src = malloc(xmax * sizeof(*src)), *dst = malloc(xmax * sizeof(*dst));
+	uint32_t *act = malloc(2 * ((size_t)n + 1) * sizeof(*act)), *ed = NULL, *ec = NULL;
+	double *rate = malloc(xmax * sizeof(*rate)), *cap = malloc(2 * ((size_t)n + 1) * sizeof(*cap));
+	double *er = NULL;
+	int rc = -ENOMEM;
+
+	z->eoff = calloc((size_t)n + 2, sizeof(*z->eoff));
+	z->coff = calloc((size_t)ncell + 2, sizeof(*z->coff));
+	if (!src || !dst || !act || !rate || !cap || !z->eoff || !z->coff ||
+	    !(ed = malloc((size_t)z->nsteps * xmax * sizeof(*ed))) ||
+	    !(ec = malloc((size_t)z->nsteps * xmax * sizeof(*ec))) ||
+	    !(er = malloc((size_t)z->nsteps * xmax * sizeof(*er))))
+		goto out;
+	for (uint32_t s = 0; s < z->nsteps; s++) {
+		uint32_t k = step_xfers(tr, n, chunks, s, src, dst);
+
+		endpoint_rates(n, k, src, dst, rate, cap, act);
+		for (uint32_t j = 0; j < k; j++) {
+			if (z->leaf[src[j]] == z->leaf[dst[j]])
+				continue;	/* inside one leaf: no up-link */
+			ed[ne] = dst[j];
+			ec[ne] = s * z->nleaf + z->leaf[src[j]];
+			er[ne++] = rate[j];
+			z->eoff[dst[j] + 1]++;
+			z->coff[ec[ne - 1] + 1]++;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++)
+		z->eoff[i + 1] += z->eoff[i];
+	for (uint32_t c = 0; c < ncell; c++)
+		z->coff[c + 1] += z->coff[c];
+	z->ecell = malloc(((size_t)ne + 1) * sizeof(*z->ecell));
+	z->erate = malloc(((size_t)ne + 1) * sizeof(*z->erate));
+	z->cdst = malloc(((size_t)ne + 1) * sizeof(*z->cdst));
+	if (!z->ecell || !z->erate || !z->cdst)
+		goto out;
+	for (uint32_t e = 0; e < ne; e++) {	/* scatter; offsets restored below */
+		uint32_t i = z->eoff[ed[e]]++, c = z->coff[ec[e]]++;
+
+		z->ecell[i] = ec[e];
+		z->erate[i] = er[e];
+		z->cdst[c] = ed[e];
+	}
+	for (uint32_t i = n; i > 0; i--)
+		z->eoff[i] = z->eoff[i - 1];
+	z->eoff[0] = 0;
+	for (uint32_t c = ncell; c > 0; c--)
+		z->coff[c] = z->coff[c - 1];
+	z->coff[0] = 0;
+	rc = 0;
+out:
+	free(src);
+	free(dst);
+	free(act);
+	free(rate);
+	free(cap);
+	free(ed);
+	free(ec);
+	free(er);
+	return rc;
+}
+
+/* The trees, the steps, the index and the loads of the digits rank mod m. */
+static int dbt_setup(struct dbt *z)
+{
+	struct tree tr[2] = { { 0 }, { 0 } };
+	uint32_t H, chunks;
+	int rc = tree_build(&tr[0], z->n, 0);
+
+	if (!rc)
+		rc = tree_build(&tr[1], z->n, 1);
+	H = tr[0].height > tr[1].height ? tr[0].height : tr[1].height;
+	chunks = 2 * H + 1;
+	z->nsteps = chunks + 2 * H - 1;
+	if (!rc)
+		rc = dbt_index(z, tr, chunks);
+	if (!rc && !(z->load = calloc((size_t)z->nsteps * z->nleaf * z->m, sizeof(*z->load))))
+		rc = -ENOMEM;
+	for (uint32_t i = 0; !rc && i < z->n; i++)
+		for (uint32_t e = z->eoff[i]; e < z->eoff[i + 1]; e++)
+			z->load[(size_t)z->ecell[e] * z->m + z->dig[i]] += z->erate[e];
+	for (int t = 0; t < 2; t++) {
+		free(tr[t].parent);
+		free(tr[t].depth);
+	}
+	return rc;
+}
+
+/* ---- search ------------------------------------------------------------------ */
+
+/* Whether rank @i may take digit @v: no other rank within cyclic distance < w has it. */
+static bool window_ok(const struct dbt *z, uint32_t i, uint32_t v, uint32_t partner)
+{
+	for (uint32_t k = 1; k < z->w; k++) {
+		uint32_t a = (i + k) % z->n, b = (i + z->n - k % z->n) % z->n;
+
+		if ((a != partner && z->dig[a] == v) || (b != partner && z->dig[b] == v))
+			return false;
+	}
+	return true;
+}
+
+/* Move rank @i's transfers from digit @from to @to; the change of cost. */
+static double move(struct dbt *z, uint32_t i, uint32_t from, uint32_t to)
+{
+	double dc = 0;
+
+	for (uint32_t e = z->eoff[i]; e < z->eoff[i + 1]; e++) {
+		double *a = &z->load[(size_t)z->ecell[e] * z->m + from];
+		double *b = &z->load[(size_t)z->ecell[e] * z->m + to];
+
+		dc -= over(*a) + over(*b);
+		*a -= z->erate[e];
+		*b += z->erate[e];
+		dc += over(*a) + over(*b);
+	}
+	z->dig[i] = to;
+	return dc;
+}
+
+/* Overloaded (cell, digit) slots into @bad; their count. */
+static uint32_t overloaded(const struct dbt *z, uint32_t *bad, uint32_t max)
+{
+	size_t nslot = (size_t)z->nsteps * z->nleaf * z->m;
+	uint32_t k = 0;
+
+	for (size_t x = 0; x < nslot && k < max; x++)
+		if (over(z->load[x]) > 0)
+			bad[k++] = (uint32_t)x;
+	return k;
+}
+
+/* A rank with digit @v that receives a transfer counted in @slot's cell. */
+static uint32_t pick_culprit(struct dbt *z, uint32_t slot)
+{
+	uint32_t c = slot / z->m, v = slot % z->m, k = 0, pick;
+
+	for (uint32_t e = z->coff[c]; e < z->coff[c + 1]; e++)
+		k += z->dig[z->cdst[e]] == v;
+	pick = ffr_rng_below(&z->rng, k);
+	for (uint32_t e = z->coff[c]; e < z->coff[c + 1]; e++)
+		if (z->dig[z->cdst[e]] == v && !pick--)
+			return z->cdst[e];
+	return UINT32_MAX;
+}
+
+/*
+ * Swap digits drawn from overloaded slots (threshold accepting: a swap
+ * may add up to a threshold that falls to 0 over the first half of the
+ * budget, then only swaps that add nothing); the best digits seen win.
+ */
+static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
+{
+	uint32_t nbad = 0, *best = malloc(((size_t)z->n + 1) * sizeof(*best));
+	double cost = 0, bcost;
+
+	if (!best)
+		return -ENOMEM;
+	for (size_t x = 0; x < (size_t)z->nsteps * z->nleaf * z->m; x++)
+		cost += over(z->load[x]);
+	bcost = cost;
+	memcpy(best, z->dig, (size_t)z->n * sizeof(*best));
+	for (uint32_t it = 0; it < DBT_ITERS && bcost > DBT_EPS; it++) {
+		double thr = it < DBT_ITERS / 2 ? 0.25 * (1.0 - 2.0 * it / DBT_ITERS) : 0;
+		uint32_t slot, i, j = UINT32_MAX, vi, vj;
+		double dc;
+
+		if (!nbad || it % 16 == 0)
+			nbad = overloaded(z, bad, maxbad);
+		if (!nbad)
+			break;
+		slot = bad[ffr_rng_below(&z->rng, nbad)];
+		if (!over(z->load[slot]) || (i = pick_culprit(z, slot)) == UINT32_MAX) {
+			nbad = 0;
+			continue;
+		}
+		vi = z->dig[i];
+		for (unsigned tries = 0; tries < 16 && j == UINT32_MAX; tries++) {
+			uint32_t c = ffr_rng_below(&z->rng, z->n);
+
+			if (z->dig[c] != vi && window_ok(z, i, z->dig[c], c) && window_ok(z, c, vi, i))
+				j = c;
+		}
+		if (j == UINT32_MAX)
+			continue;
+		vj = z->dig[j];
+		dc = move(z, i, vi, vj) + move(z, j, vj, vi);
+		if (dc > thr + 1e-12) {	/* too much worse: undo */
+			move(z, j, vi, vj);
+			move(z, i, vj, vi);
+			continue;
+		}
+		cost += dc;
+		if (cost < bcost - DBT_EPS) {
+			bcost = cost;
+			memcpy(best, z->dig, (size_t)z->n * sizeof(*best));
+		}
+	}
+	memcpy(z->dig, best, (size_t)z->n * sizeof(*best));
+	z->cost = bcost;
+	free(best);
+	return 0;
+}
+
+/* ---- zones --------------------------------------------------------------------- */
+
+/* Whether leaf @u's up-group is @g's (ordinal list of @m), reached by one link each. */
+static bool same_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m)
+{
+	uint32_t b = r->upg_off[u];
+
+	if (r->upg_off[u + 1] - b != m || memcmp(r->upg + b, r->upg + r->upg_off[g],
+						 m * sizeof(*r->upg)))
+		return false;
+	for (uint32_t i = 0; i < m; i++)
+		if (r->upg_alt[b + i] != i || r->upg_port[b + i] == RT_NOPORT)
+			return false;
+	return true;
+}
+
+/*
+ * The compute destinations d[lo..hi) of one zone, if the model is exact
+ * there (see the top): ranks into @z (leaf, dig, n, nleaf, w, m).
+ * Return: 1 to search, 0 to leave the zone alone, -ENOMEM.
+ */
+static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
+		   struct dbt *z)
+{
+	uint32_t first = TOPO_NONE, prev = TOPO_NONE, run = 0, n = 0;
+
+	for (uint32_t i = lo; i < hi; i++) {
+		const struct rt_dest *x = &d[i];
+
+		if (x->tc != CLS_TC_COMPUTE)
+			continue;
+		if (r->c->level[rt_node(r, x->attach)] != 1)
+			return 0;	/* compute above the leaves: not the checker's job order */
+		if (n && x->attach == d[prev].attach && x->port == d[prev].port)
+			return 0;	/* LMC > 0 */
+		if (first == TOPO_NONE) {
+			first = x->attach;
+			z->m = r->upg_off[first + 1] - r->upg_off[first];
+		}
+		if (!n || x->attach != d[prev].attach) {
+			if (!same_group(r, x->attach, first, z->m))
+				return 0;
+			run = 0;
+			z->nleaf++;
+		}
+		if (++run > z->w)
+			z->w = run;
+		prev = i;
+		n++;
+	}
+	if (n < 4 || z->nleaf < 2 || z->w >= z->m || (uint64_t)n * z->w > (1u << 26))
+		return 0;
+	z->n = n;
+	z->leaf = malloc((size_t)n * sizeof(*z->leaf));
+	z->dig = malloc((size_t)n * sizeof(*z->dig));
+	if (!z->leaf || !z->dig)
+		return -ENOMEM;
+	n = 0;
+	z->nleaf = 0;
+	for (uint32_t i = lo; i < hi; i++) {
+		if (d[i].tc != CLS_TC_COMPUTE)
+			continue;
+		if (n && d[i].attach != d[prev].attach)
+			z->nleaf++;
+		z->leaf[n] = z->nleaf;
+		z->dig[n++] = d[i].rank % z->m;
+		prev = i;
+	}
+	z->nleaf++;
+	return 1;
+}
+
+/* Search one zone d[lo..hi); write the digits back into the ranks. */
+static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
+{
+	struct dbt z;
+	uint32_t *bad = NULL, maxbad = 4096, k = 0;
+	int rc;
+
+	memset(&z, 0, sizeof(z));
+	rc = dbt_job(r, d, lo, hi, &z);
+	if (rc == 1)
+		rc = dbt_setup(&z);
+	else if (!rc)
+		goto out;
+	if (!rc && !(bad = malloc(maxbad * sizeof(*bad))))
+		rc = -ENOMEM;
+	if (!rc) {
+		z.rng = 0x44425444u ^ z.n;	/* "DBTD" */
+		rc = dbt_search(&z, bad, maxbad);
+	}
+	if (!rc) {
+		for (uint32_t i = lo; i < hi; i++)
+			if (d[i].tc == CLS_TC_COMPUTE)
+				d[i].rank = d[i].rank / z.m * z.m + z.dig[k++];
+		r->dbt_zones++;
+		r->dbt_left += z.cost > DBT_EPS;
+	}
+out:
+	free(bad);
+	dbt_free(&z);
+	return rc;
+}
+
+int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd)
+{
+	int rc = 0;
+
+	for (uint32_t lo = 0, hi; lo < nd && !rc; lo = hi) {
+		int16_t zone = rt_zone(r, d[lo].attach);
+
+		for (hi = lo + 1; hi < nd && rt_zone(r, d[hi].attach) == zone; hi++)
+			;
+		if (zone >= 0)
+			rc = dbt_zone(r, d, lo, hi);
+	}
+	return rc;
+}
