@@ -14,6 +14,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hfr.h"
 
@@ -26,6 +27,7 @@ struct ar {
 	char *buf;
 	struct hfr_tree tr[2];
 	struct hfr_half h[2];
+	uint64_t sent;		/* bytes put so far (struct hfr_steps) */
 };
 
 static unsigned slot(int tree, int phase)
@@ -62,6 +64,7 @@ static int up(struct ar *a, int t, uint32_t c)
 	}
 	if (a->tr[t].parent[r] < 0)
 		return 0;
+	a->sent += len;
 	return a->x->put(a->x, (uint32_t)a->tr[t].parent[r], slot(t, HFR_UP), off, mine, len);
 }
 
@@ -81,6 +84,7 @@ static int down(struct ar *a, int t, uint32_t c)
 		rc = a->x->put(a->x, (uint32_t)a->tr[t].child[r][k], slot(t, HFR_DOWN), off, src, len);
 		if (rc)
 			return rc;
+		a->sent += len;
 	}
 	return 0;
 }
@@ -108,13 +112,47 @@ static int collect(struct ar *a)
 	return 0;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Iteration @i has ended: its time and bytes into x->steps. */
+static void stamp(struct ar *a, uint32_t i, uint64_t t0, uint64_t *sent0)
+{
+	struct hfr_steps *s = a->x->steps;
+
+	if (!s || i >= s->cap)
+		return;
+	s->ns[i] = now_ns() - t0;
+	s->bytes[i] = a->sent - *sent0;
+	*sent0 = a->sent;
+	s->n = i + 1;
+}
+
+uint32_t hfr_iterations(uint64_t nelems, uint64_t chunk_elems)
+{
+	struct hfr_half h[2];
+
+	if (!chunk_elems)
+		return 0;
+	hfr_halves(nelems, chunk_elems, h);
+	return (h[0].nchunks > h[1].nchunks ? h[0].nchunks : h[1].nchunks) + LAG;
+}
+
 int hfr_allreduce(struct hfr_xport *x, enum hfr_dtype d, void *buf, uint64_t nelems,
 		  uint64_t chunk_elems)
 {
 	struct ar a = { .x = x, .d = d, .esize = hfr_dtype_size(d), .buf = buf };
+	uint64_t t0 = now_ns(), sent0 = 0;
 	uint32_t iters;
 	int rc = 0;
 
+	if (x->steps)
+		x->steps->n = 0;
 	if (!chunk_elems)
 		return -EINVAL;
 	if (x->nranks < 2 || !nelems)
@@ -122,7 +160,7 @@ int hfr_allreduce(struct hfr_xport *x, enum hfr_dtype d, void *buf, uint64_t nel
 	hfr_halves(nelems, chunk_elems, a.h);
 	for (int t = 0; t < 2 && !rc; t++)
 		rc = hfr_tree_build(&a.tr[t], x->nranks, t);
-	iters = (a.h[0].nchunks > a.h[1].nchunks ? a.h[0].nchunks : a.h[1].nchunks) + LAG;
+	iters = hfr_iterations(nelems, chunk_elems);
 	for (uint32_t i = 0; i < iters && !rc; i++) {
 		for (int t = 0; t < 2 && !rc; t++)
 			if (i < a.h[t].nchunks)
@@ -130,6 +168,7 @@ int hfr_allreduce(struct hfr_xport *x, enum hfr_dtype d, void *buf, uint64_t nel
 		for (int t = 0; t < 2 && !rc; t++)
 			if (i >= LAG && i - LAG < a.h[t].nchunks)
 				rc = down(&a, t, i - LAG);
+		stamp(&a, i, t0, &sent0);
 	}
 	if (!rc && x->flush)
 		rc = x->flush(x);
@@ -138,6 +177,55 @@ int hfr_allreduce(struct hfr_xport *x, enum hfr_dtype d, void *buf, uint64_t nel
 	hfr_tree_free(&a.tr[0]);
 	hfr_tree_free(&a.tr[1]);
 	return rc;
+}
+
+struct hfr_steps *hfr_steps_new(uint32_t cap)
+{
+	struct hfr_steps *s = calloc(1, sizeof(*s));
+
+	if (s) {
+		s->cap = cap;
+		s->ns = calloc((size_t)cap + 1, sizeof(*s->ns));
+		s->bytes = calloc((size_t)cap + 1, sizeof(*s->bytes));
+	}
+	if (s && (!s->ns || !s->bytes)) {
+		hfr_steps_free(s);
+		s = NULL;
+	}
+	return s;
+}
+
+void hfr_steps_free(struct hfr_steps *s)
+{
+	if (!s)
+		return;
+	free(s->ns);
+	free(s->bytes);
+	free(s);
+}
+
+void hfr_steps_print(FILE *f, const char *who, const struct hfr_steps *s, bool every)
+{
+	uint64_t prev = 0, worst = 0, total = 0;
+	uint32_t wi = 0;
+
+	for (uint32_t i = 0; i < s->n; i++) {
+		uint64_t dt = s->ns[i] - prev;
+
+		if (every)
+			fprintf(f, "%s step %u: %.1f us, %llu bytes put, %.2f GB/s\n", who, i,
+				dt / 1e3, (unsigned long long)s->bytes[i],
+				dt ? (double)s->bytes[i] / (double)dt : 0.0);
+		if (dt >= worst)
+			worst = dt, wi = i;
+		total += dt;
+		prev = s->ns[i];
+	}
+	if (!s->n)
+		return;
+	fprintf(f, "%s: %u pipeline steps, mean %.1f us; slowest step %u: %.1f us, %llu bytes put, "
+		"%.2f GB/s\n", who, s->n, total / 1e3 / s->n, wi, worst / 1e3,
+		(unsigned long long)s->bytes[wi], worst ? (double)s->bytes[wi] / (double)worst : 0.0);
 }
 
 /* ---- local transport ----------------------------------------------------- */
@@ -284,7 +372,7 @@ static void *run(void *arg)
 }
 
 int hfr_local_allreduce(uint32_t n, enum hfr_dtype d, void **buf, uint64_t nelems,
-			uint64_t chunk_elems)
+			uint64_t chunk_elems, struct hfr_steps *rank0)
 {
 	struct hfr_local *l = hfr_local_new(n, (nelems + 1) / 2 * hfr_dtype_size(d));
 	struct job *j = calloc(n + 1, sizeof(*j));
@@ -298,6 +386,7 @@ int hfr_local_allreduce(uint32_t n, enum hfr_dtype d, void **buf, uint64_t nelem
 		j[r] = (struct job){ .l = l, .d = d, .buf = buf[r], .nelems = nelems,
 				     .chunk = chunk_elems };
 		hfr_local_xport(l, r, &j[r].x);
+		j[r].x.steps = r ? NULL : rank0;
 		if (pthread_create(&th[r], NULL, run, &j[r]))
 			rc = -EAGAIN;
 		else

@@ -17,8 +17,10 @@
 #ifndef HFR_H
 #define HFR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define HFR_MAX_CHILD 3
 
@@ -87,9 +89,21 @@ uint16_t hfr_f32_to_bf16(float f);	/* round to nearest even; NaN stays NaN */
  * blocks until that range has arrived and returns where it is.  A region is
  * written once per offset, so nothing is ever overwritten in flight.
  */
+/*
+ * Timing of one rank's pipeline: iteration i reduces chunk i up both trees
+ * and broadcasts chunk i - 2 down both (allreduce.c); ns[i] is when it
+ * ended (from the start of the allreduce), bytes[i] what the rank put in
+ * it.  hfr_allreduce fills up to @cap entries and sets @n.
+ */
+struct hfr_steps {
+	uint32_t n, cap;
+	uint64_t *ns, *bytes;
+};
+
 struct hfr_xport {
 	void *ctx;
 	uint32_t rank, nranks;
+	struct hfr_steps *steps;	/* optional: per-iteration timing */
 	int (*put)(struct hfr_xport *x, uint32_t peer, unsigned slot, uint64_t off,
 		   const void *buf, uint64_t len);
 	int (*wait)(struct hfr_xport *x, uint32_t peer, unsigned slot, uint64_t off,
@@ -104,6 +118,16 @@ struct hfr_xport {
  */
 int hfr_allreduce(struct hfr_xport *x, enum hfr_dtype d, void *buf, uint64_t nelems,
 		  uint64_t chunk_elems);
+/* hfr_iterations - pipeline iterations of hfr_allreduce (struct hfr_steps' size) */
+uint32_t hfr_iterations(uint64_t nelems, uint64_t chunk_elems);
+/* hfr_steps_new / _free - @cap entries (NULL on failure) */
+struct hfr_steps *hfr_steps_new(uint32_t cap);
+void hfr_steps_free(struct hfr_steps *s);
+/*
+ * hfr_steps_print - one line for @who (mean and slowest iteration, its
+ * bytes and bandwidth); with @every, a line per iteration before it.
+ */
+void hfr_steps_print(FILE *f, const char *who, const struct hfr_steps *s, bool every);
 
 /* Local transport: @n ranks as threads of this process, regions of
  * @region_bytes each (at least half the buffer). */
@@ -114,7 +138,7 @@ void hfr_local_free(struct hfr_local *l);
 
 /* Run an allreduce over @n threads: buf[r] is rank r's buffer. */
 int hfr_local_allreduce(uint32_t n, enum hfr_dtype d, void **buf, uint64_t nelems,
-			uint64_t chunk_elems);
+			uint64_t chunk_elems, struct hfr_steps *rank0);
 
 /* ---- test data (cmd_local.c): known inputs, exact sums ------------------------ */
 

@@ -23,6 +23,7 @@ struct hfr_cli {
 	uint64_t size, chunk;		/* bytes */
 	enum hfr_dtype dtype;
 	bool lmc_spread, no_ring, summary, strict;
+	bool steps;			/* --steps: every pipeline step's time (local, verbs) */
 	uint32_t local;			/* --local N */
 	const char *hosts, *dev;	/* --verbs */
 	int rank, tcp_port, ib_port;

@@ -23,9 +23,10 @@ static void usage(FILE *fp)
 	fputs("usage: hfreduce-check --paths DIR [--job J] [--size S] [--chunk C] [--dtype f32|bf16]\n"
 	      "                      [--lmc-spread] [--no-ring] [--summary] [--trace STEP] [--strict]\n"
 	      "       hfreduce-check --topo F --lft F [...] | --live [--ca NAME] [--port N] [...]\n"
-	      "       hfreduce-check --local N [--size S] [--chunk C] [--dtype f32|bf16]\n"
+	      "       hfreduce-check --local N [--size S] [--chunk C] [--dtype f32|bf16] [--steps]\n"
 	      "       hfreduce-check --verbs --hosts h1,h2,... [--rank R] [--tcp-port P] [--dev NAME]\n"
 	      "                      [--ib-port N] [--size S] [--chunk C] [--dtype f32|bf16] [--lmc-spread]\n"
+	      "                      [--steps]\n"
 	      "\n"
 	      "HFReduce's double binary tree allreduce over the routed paths (path mode),\n"
 	      "over threads (--local) or over RDMA (--verbs).  J: zone:Z, hosts:FILE,\n"
@@ -56,7 +57,7 @@ int hfr_parse_size(const char *arg, uint64_t *out)
 
 enum { O_PATHS = 256, O_TOPO, O_LFT, O_LIVE, O_CA, O_PORT, O_JOB, O_SIZE, O_CHUNK, O_DTYPE,
        O_LMC, O_NORING, O_SUMMARY, O_STRICT, O_LOCAL, O_VERBS, O_HOSTS, O_RANK, O_TCP, O_DEV,
-       O_IBPORT, O_SL, O_ROLES, O_TRACE };
+       O_IBPORT, O_SL, O_ROLES, O_TRACE, O_STEPS };
 
 static int parse_one(int c, struct hfr_cli *o)
 {
@@ -90,6 +91,7 @@ static int parse_one(int c, struct hfr_cli *o)
 	case O_NORING: o->no_ring = true; return 0;
 	case O_SUMMARY: o->summary = true; return 0;
 	case O_STRICT: o->strict = true; return 0;
+	case O_STEPS: o->steps = true; return 0;
 	case O_VERBS: o->mode = MODE_VERBS; return 0;
 	case O_HOSTS: o->hosts = optarg; return 0;
 	case O_DEV: o->dev = optarg; return 0;
@@ -129,7 +131,7 @@ static int parse(int argc, char **argv, struct hfr_cli *o)
 		{ "paths", 1, NULL, O_PATHS }, { "topo", 1, NULL, O_TOPO }, { "lft", 1, NULL, O_LFT },
 		{ "live", 0, NULL, O_LIVE }, { "ca", 1, NULL, O_CA }, { "port", 1, NULL, O_PORT },
 		{ "sl", 1, NULL, O_SL }, { "roles", 1, NULL, O_ROLES },
-		{ "trace", 1, NULL, O_TRACE },
+		{ "trace", 1, NULL, O_TRACE }, { "steps", 0, NULL, O_STEPS },
 		{ "job", 1, NULL, O_JOB }, { "size", 1, NULL, O_SIZE }, { "chunk", 1, NULL, O_CHUNK },
 		{ "dtype", 1, NULL, O_DTYPE }, { "lmc-spread", 0, NULL, O_LMC },
 		{ "no-ring", 0, NULL, O_NORING }, { "summary", 0, NULL, O_SUMMARY },

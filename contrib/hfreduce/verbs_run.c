@@ -238,6 +238,8 @@ int hfr_verbs_run(struct vctx *v, const struct hfr_cli *o)
 	int fd[1024], me, rc;
 	struct timespec a, b;
 	void *data = NULL;
+	struct hfr_steps *st = NULL;
+	char who[32];
 	double secs;
 
 	memset(fd, -1, sizeof(fd));
@@ -253,7 +255,8 @@ int hfr_verbs_run(struct vctx *v, const struct hfr_cli *o)
 	v->half = h[0].count * es;
 	rc = neighbours(v, (uint32_t)me, n, slots);
 	if (!rc && (!(v->pd = ibv_alloc_pd(v->ctx)) || !(data = malloc(nel * es)) ||
-		    !(all = calloc(n, sizeof(*all)))))
+		    !(all = calloc(n, sizeof(*all))) ||
+		    !(st = hfr_steps_new(hfr_iterations(nel, o->chunk / es)))))
 		rc = v->pd ? -ENOMEM : fail("ibv_alloc_pd");
 	if (!rc) {
 		hfr_fill(o->dtype, data, (uint32_t)me, nel);
@@ -264,7 +267,8 @@ int hfr_verbs_run(struct vctx *v, const struct hfr_cli *o)
 	if (!rc)
 		rc = connect_all(v, all, n, (uint32_t)me) ?: barrier((uint32_t)me, n, fd);
 	if (!rc) {
-		struct hfr_xport x = { v, (uint32_t)me, n, v_put, v_wait, v_flush };
+		struct hfr_xport x = { .ctx = v, .rank = (uint32_t)me, .nranks = n, .steps = st,
+				       .put = v_put, .wait = v_wait, .flush = v_flush };
 
 		clock_gettime(CLOCK_MONOTONIC, &a);
 		rc = hfr_allreduce(&x, o->dtype, data, nel, o->chunk / es);
@@ -277,6 +281,8 @@ int hfr_verbs_run(struct vctx *v, const struct hfr_cli *o)
 		printf("rank %d/%u: allreduce of %llu bytes in %.6f s: %.2f GB/s algorithm bandwidth; "
 		       "%llu wrong elements\n", me, n, (unsigned long long)(nel * es), secs,
 		       nel * es / secs / 1e9, (unsigned long long)bad);
+		snprintf(who, sizeof(who), "rank %d", me);
+		hfr_steps_print(stdout, who, st, o->steps);
 		rc = bad ? 1 : 0;
 	} else {
 		fprintf(stderr, "hfreduce-check: rank %d: %s\n", me, strerror(-rc));
@@ -288,6 +294,7 @@ int hfr_verbs_run(struct vctx *v, const struct hfr_cli *o)
 	free(all);
 	free(data);
 	free(list);
+	hfr_steps_free(st);
 	return rc;
 }
 

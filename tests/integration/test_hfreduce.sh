@@ -1,7 +1,8 @@
 #!/bin/sh
 # test_hfreduce.sh - hfreduce-check end to end:
 #   1. --local: the real allreduce over 13 threads, a size the chunk does
-#      not divide, float32 and bfloat16: exact sums;
+#      not divide, float32 and bfloat16: exact sums; --steps times each
+#      pipeline step of rank 0 (10 lines for 8 chunks per tree);
 #   2. --verbs: with no RDMA device (this machine, CI) it says so and exits
 #      77; with one, this part is skipped (it needs peers);
 #   3. bad input: a missing directory, a bad --job: exit 2, a message;
@@ -30,6 +31,14 @@ for dt in f32 bf16; do
 	echo "$out" | grep -q ", 0 wrong elements" || fail "--local $dt: $out"
 done
 echo "ok: local allreduce exact (13 ranks, f32 and bf16)"
+# --steps: rank 0's pipeline, one line per iteration: 1 MiB f32 in 64 KiB
+# chunks is 8 chunks per tree, + 2 iterations of broadcast lag = 10
+out=$("$HFR" --local 5 --size 1M --chunk 64K --steps) || fail "--local --steps: $out"
+n=$(echo "$out" | grep -c "^rank 0 step [0-9]*: [0-9.]* us, [0-9]* bytes put, [0-9.]* GB/s$")
+[ "$n" -eq 10 ] || fail "--steps: $n step lines, want 10: $out"
+echo "$out" | grep -q "^rank 0: 10 pipeline steps, mean [0-9.]* us; slowest step [0-9]*:" ||
+	fail "--steps: no summary line: $out"
+echo "ok: --steps times each of the 10 pipeline steps of rank 0"
 
 # ---- 2. verbs device check ------------------------------------------------------
 if [ -z "$(ls /sys/class/infiniband 2>/dev/null)" ]; then

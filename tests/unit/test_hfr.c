@@ -172,7 +172,7 @@ static void run_local(uint32_t n, enum hfr_dtype d, uint64_t nel, uint64_t chunk
 		buf[r] = malloc(nel * hfr_dtype_size(d) + 1);
 		hfr_fill(d, buf[r], r, nel);
 	}
-	assert_int_equal(hfr_local_allreduce(n, d, buf, nel, chunk), 0);
+	assert_int_equal(hfr_local_allreduce(n, d, buf, nel, chunk, NULL), 0);
 	for (uint32_t r = 0; r < n; r++) {
 		assert_int_equal(hfr_verify(d, buf[r], n, nel), 0);
 		free(buf[r]);
