@@ -25,7 +25,8 @@
  * Where.  Per zone, only where the model is exact: every compute
  * destination of the zone is one LID (LMC 0) on a leaf, all those leaves
  * reach the same up-group of m spines by one link each (healthy), and
- * W < m.  Elsewhere the digits stay rank mod m.
+ * W < m, with at most DBT_MAX_RANKS of them.  Elsewhere the digits stay
+ * rank mod m.
  *
  * The tree's steps: hfreduce-check's schedule with 2H + 1 chunks per tree
  * (H its height): every pattern of concurrent transfers that any chunk
@@ -50,6 +51,7 @@
 
 #define DBT_EPS 1e-9
 #define DBT_ITERS 40000u	/* swaps tried per zone at most */
+#define DBT_MAX_RANKS 16384u	/* larger zones keep rank mod m (memory ~ 64 n log n bytes) */
 
 /* One zone's job and the search state. */
 struct dbt {
@@ -320,10 +322,13 @@ static uint32_t pick_culprit(struct dbt *z, uint32_t slot)
  * Swap digits drawn from overloaded slots (threshold accepting: a swap
  * may add up to a threshold that falls to 0 over the first half of the
  * budget, then only swaps that add nothing); the best digits seen win.
+ * Stops at no overload, at the budget, or after 500 + n swaps without
+ * a new best (a residue the windows do not let go of).
  */
 static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 {
 	uint32_t nbad = 0, *best = malloc(((size_t)z->n + 1) * sizeof(*best));
+	uint32_t stall = 500 + z->n, last = 0;	/* give up after so many swaps without a best */
 	double cost = 0, bcost;
 
 	if (!best)
@@ -332,12 +337,12 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 		cost += over(z->load[x]);
 	bcost = cost;
 	memcpy(best, z->dig, (size_t)z->n * sizeof(*best));
-	for (uint32_t it = 0; it < DBT_ITERS && bcost > DBT_EPS; it++) {
+	for (uint32_t it = 0; it < DBT_ITERS && bcost > DBT_EPS && it - last < stall; it++) {
 		double thr = it < DBT_ITERS / 2 ? 0.25 * (1.0 - 2.0 * it / DBT_ITERS) : 0;
 		uint32_t slot, i, j = UINT32_MAX, vi, vj;
 		double dc;
 
-		if (!nbad || it % 16 == 0)
+		if (!nbad || it % 64 == 0)
 			nbad = overloaded(z, bad, maxbad);
 		if (!nbad)
 			break;
@@ -364,6 +369,7 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 		}
 		cost += dc;
 		if (cost < bcost - DBT_EPS) {
+			last = it;
 			bcost = cost;
 			memcpy(best, z->dig, (size_t)z->n * sizeof(*best));
 		}
@@ -424,7 +430,7 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 		prev = i;
 		n++;
 	}
-	if (n < 4 || z->nleaf < 2 || z->w >= z->m || (uint64_t)n * z->w > (1u << 26))
+	if (n < 4 || n > DBT_MAX_RANKS || z->nleaf < 2 || z->w >= z->m)
 		return 0;
 	z->n = n;
 	z->leaf = malloc((size_t)n * sizeof(*z->leaf));
