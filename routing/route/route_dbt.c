@@ -387,7 +387,7 @@ static bool same_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m)
 {
 	uint32_t b = r->upg_off[u];
 
-	if (r->upg_off[u + 1] - b != m || memcmp(r->upg + b, r->upg + r->upg_off[g],
+	if (!m || r->upg_off[u + 1] - b != m || memcmp(r->upg + b, r->upg + r->upg_off[g],
 						 m * sizeof(*r->upg)))
 		return false;
 	for (uint32_t i = 0; i < m; i++)
