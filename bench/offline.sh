@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/offline.sh [BUILDDIR] - the offline benchmarks (reading, generating,
-# checking, routing without OpenSM) and ffroute route's quality: bench/offline.md.
+# checking, routing without OpenSM) and ffroute route's quality: bench/offline.md
+# and the README's part between the offline markers.
 # The comparison with OpenSM's engines under ibsim is bench/run.
 # Built with the normal (optimised, no sanitizer) configuration.
 set -eu
@@ -79,3 +80,19 @@ quality=$(
 	echo
 } >"$out"
 cat "$out"
+# the README's part: the same lines and table, between the offline markers
+{
+	echo "Date: $(date -u +%Y-%m-%d). Machine: $(nproc) cores, $(. /etc/os-release; echo "$PRETTY_NAME"), \`-O2\`. Bars in brackets."
+	echo
+	echo "- $load [< 0.2 s, < 100 MB]"
+	echo "- $gen_ff2 [< 1 s]"
+	echo "- $check_ff2" | head -1 | sed 's/$/ [< 2 s]/'
+	echo "- $route_ff2 [<= 50 ms]"
+	echo "- $route_700 [<= 1 s]"
+	echo "- $route_16k [<= 2 s; memory <= 3 x LFT + topology]"
+	echo
+	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1):"
+	echo
+	echo "$quality"
+} >"$work/readme.part"
+sh "$top/bench/splice.sh" offline "$work/readme.part" "$top/README.md"

@@ -28,6 +28,18 @@
  * W < m, with at most DBT_MAX_RANKS of them.  Elsewhere the digits stay
  * rank mod m.
  *
+ * W = m (a full frame: 20 compute HCAs on a leaf, 20 spines).  Windows
+ * of m distinct digits force rank mod m (each window of m is then a
+ * permutation, so d[i + m] = d[i]); and when m does not divide n, the
+ * windows that wrap around already repeat a digit, so most shifts load
+ * some up-link twice anyway.  There the search swaps digits inside a
+ * leaf only (each leaf keeps its set of digits: per-class balance and
+ * down-links unchanged) and keeps windows of m - 1, then m - 2, ... down
+ * to m / 2 distinct, the least slack that frees the tree: any m
+ * consecutive destinations then still hold a digit at most twice, so no
+ * shift loads a link more than twice, as with rank mod m.  When m
+ * divides n, rank mod m is contention-free for shifts and stays.
+ *
  * The tree's steps: hfreduce-check's schedule with 2H + 1 chunks per tree
  * (H its height): every pattern of concurrent transfers that any chunk
  * count >= 2H + 1 produces, ramp-up, full pipeline and ramp-down.  Per
@@ -56,14 +68,16 @@
 /* One zone's job and the search state. */
 struct dbt {
 	uint32_t n, m, w, nleaf, nsteps;
+	bool inleaf;		/* W = m: swaps inside a leaf only, windows shorter than m */
 	uint32_t *leaf;		/* [n] compact leaf index of each rank */
+	uint32_t *lbeg;		/* [nleaf + 1] first rank of each leaf */
 	uint32_t *dig;		/* [n] current digit */
 	uint32_t *eoff;		/* [n + 1] CSR: transfers into each rank ... */
 	uint32_t *ecell;	/* ... (step, source leaf) cell of each */
 	double *erate;		/* ... and its endpoint-limited rate */
 	uint32_t *coff, *cdst;	/* [cells + 1] CSR: the destinations of each cell's transfers */
 	double *load;		/* [nsteps * nleaf * m] rate on each leaf up-link */
-	double cost;
+	double ov;		/* the overload: rate beyond 1 summed over the slots */
 	uint64_t rng;
 };
 
@@ -159,6 +173,7 @@ static void endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const ui
 static void dbt_free(struct dbt *z)
 {
 	free(z->leaf);
+	free(z->lbeg);
 	free(z->dig);
 	free(z->eoff);
 	free(z->ecell);
@@ -274,10 +289,11 @@ static bool window_ok(const struct dbt *z, uint32_t i, uint32_t v, uint32_t part
 	return true;
 }
 
-/* Move rank @i's transfers from digit @from to @to; the change of cost. */
-static double move(struct dbt *z, uint32_t i, uint32_t from, uint32_t to)
+/* Move rank @i's transfers from digit @from to @to; z->ov follows. */
+static void move(struct dbt *z, uint32_t i, uint32_t from, uint32_t to)
 {
 	double dc = 0;
+
 
 	for (uint32_t e = z->eoff[i]; e < z->eoff[i + 1]; e++) {
 		double *a = &z->load[(size_t)z->ecell[e] * z->m + from];
@@ -289,7 +305,7 @@ static double move(struct dbt *z, uint32_t i, uint32_t from, uint32_t to)
 		dc += over(*a) + over(*b);
 	}
 	z->dig[i] = to;
-	return dc;
+	z->ov += dc;
 }
 
 /* Overloaded (cell, digit) slots into @bad; their count. */
@@ -318,6 +334,24 @@ static uint32_t pick_culprit(struct dbt *z, uint32_t slot)
 	return UINT32_MAX;
 }
 
+/* A rank whose digit @i may take while it takes @i's (windows kept), or UINT32_MAX. */
+static uint32_t pick_partner(struct dbt *z, uint32_t i)
+{
+	uint32_t vi = z->dig[i], lo = 0, span = z->n;
+
+	if (z->inleaf) {	/* the leaf keeps its digits: balance and down-links as they were */
+		lo = z->lbeg[z->leaf[i]];
+		span = z->lbeg[z->leaf[i] + 1] - lo;
+	}
+	for (unsigned tries = 0; tries < 16; tries++) {
+		uint32_t c = lo + ffr_rng_below(&z->rng, span);
+
+		if (z->dig[c] != vi && window_ok(z, i, z->dig[c], c) && window_ok(z, c, vi, i))
+			return c;
+	}
+	return UINT32_MAX;
+}
+
 /*
  * Swap digits drawn from overloaded slots (threshold accepting: a swap
  * may add up to a threshold that falls to 0 over the first half of the
@@ -329,18 +363,19 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 {
 	uint32_t nbad = 0, *best = malloc(((size_t)z->n + 1) * sizeof(*best));
 	uint32_t stall = 500 + z->n, last = 0;	/* give up after so many swaps without a best */
-	double cost = 0, bcost;
+	double bov;
 
 	if (!best)
 		return -ENOMEM;
+	z->ov = 0;
 	for (size_t x = 0; x < (size_t)z->nsteps * z->nleaf * z->m; x++)
-		cost += over(z->load[x]);
-	bcost = cost;
+		z->ov += over(z->load[x]);
+	bov = z->ov;
 	memcpy(best, z->dig, (size_t)z->n * sizeof(*best));
-	for (uint32_t it = 0; it < DBT_ITERS && bcost > DBT_EPS && it - last < stall; it++) {
+	for (uint32_t it = 0; it < DBT_ITERS && bov > DBT_EPS && it - last < stall; it++) {
 		double thr = it < DBT_ITERS / 2 ? 0.25 * (1.0 - 2.0 * it / DBT_ITERS) : 0;
-		uint32_t slot, i, j = UINT32_MAX, vi, vj;
-		double dc;
+		uint32_t slot, i, j, vi, vj;
+		double was = z->ov;
 
 		if (!nbad || it % 64 == 0)
 			nbad = overloaded(z, bad, maxbad);
@@ -352,30 +387,24 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 			continue;
 		}
 		vi = z->dig[i];
-		for (unsigned tries = 0; tries < 16 && j == UINT32_MAX; tries++) {
-			uint32_t c = ffr_rng_below(&z->rng, z->n);
-
-			if (z->dig[c] != vi && window_ok(z, i, z->dig[c], c) && window_ok(z, c, vi, i))
-				j = c;
-		}
-		if (j == UINT32_MAX)
+		if ((j = pick_partner(z, i)) == UINT32_MAX)
 			continue;
 		vj = z->dig[j];
-		dc = move(z, i, vi, vj) + move(z, j, vj, vi);
-		if (dc > thr + 1e-12) {	/* too much worse: undo */
+		move(z, i, vi, vj);
+		move(z, j, vj, vi);
+		if (z->ov > was + thr + 1e-12) {	/* too much worse: undo */
 			move(z, j, vi, vj);
 			move(z, i, vj, vi);
 			continue;
 		}
-		cost += dc;
-		if (cost < bcost - DBT_EPS) {
+		if (z->ov < bov - DBT_EPS) {
 			last = it;
-			bcost = cost;
+			bov = z->ov;
 			memcpy(best, z->dig, (size_t)z->n * sizeof(*best));
 		}
 	}
 	memcpy(z->dig, best, (size_t)z->n * sizeof(*best));
-	z->cost = bcost;
+	z->ov = bov;
 	free(best);
 	return 0;
 }
@@ -430,12 +459,17 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 		prev = i;
 		n++;
 	}
-	if (n < 4 || n > DBT_MAX_RANKS || z->nleaf < 2 || z->w >= z->m)
+	if (n < 4 || n > DBT_MAX_RANKS || z->nleaf < 2 || z->w > z->m || (z->w == z->m && n % z->m == 0))
 		return 0;
+	if (z->w == z->m) {	/* rank mod m already loads 2 where a window wraps */
+		z->inleaf = true;
+		z->w = z->m - 1;
+	}
 	z->n = n;
 	z->leaf = malloc((size_t)n * sizeof(*z->leaf));
+	z->lbeg = calloc((size_t)z->nleaf + 1, sizeof(*z->lbeg));
 	z->dig = malloc((size_t)n * sizeof(*z->dig));
-	if (!z->leaf || !z->dig)
+	if (!z->leaf || !z->lbeg || !z->dig)
 		return -ENOMEM;
 	n = 0;
 	z->nleaf = 0;
@@ -443,12 +477,12 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 		if (d[i].tc != CLS_TC_COMPUTE)
 			continue;
 		if (n && d[i].attach != d[prev].attach)
-			z->nleaf++;
+			z->lbeg[++z->nleaf] = n;
 		z->leaf[n] = z->nleaf;
 		z->dig[n++] = d[i].rank % z->m;
 		prev = i;
 	}
-	z->nleaf++;
+	z->lbeg[++z->nleaf] = n;
 	return 1;
 }
 
@@ -470,13 +504,17 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 	if (!rc) {
 		z.rng = 0x44425444u ^ z.n;	/* "DBTD" */
 		rc = dbt_search(&z, bad, maxbad);
+		while (!rc && z.inleaf && z.ov > DBT_EPS && z.w > (z.m + 1) / 2) {
+			z.w--;	/* windows one shorter: the least slack that frees the tree */
+			rc = dbt_search(&z, bad, maxbad);
+		}
 	}
 	if (!rc) {
 		for (uint32_t i = lo; i < hi; i++)
 			if (d[i].tc == CLS_TC_COMPUTE)
 				d[i].rank = d[i].rank / z.m * z.m + z.dig[k++];
 		r->dbt_zones++;
-		r->dbt_left += z.cost > DBT_EPS;
+		r->dbt_left += z.ov > DBT_EPS;
 	}
 out:
 	free(bad);
