@@ -8,6 +8,7 @@
  *   rail_isolation auto|on|off default auto (on when rails are found)
  *   class_weights C,S,O        all-class tie-break weights (default 0,0,0: off)
  *   tree_digits on|off         search D-mod-K digits for HFReduce's tree (default on)
+ *   shift_refine on|off        degraded two-level zones: leaf entries for shifts (default on)
  *   roles FILE                 classification overrides (see ffroute(1))
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
@@ -90,6 +91,10 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return conf_error(osm, path, ln, 1, "tree_digits is on or off, not", val);
 		conf->tree_digits = val[1] == 'n';
+	} else if (!strcmp(key, "shift_refine")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return conf_error(osm, path, ln, 1, "shift_refine is on or off, not", val);
+		conf->shift_refine = val[1] == 'n';
 	} else if (!strcmp(key, "roles")) {
 		return load_roles(osm, val, conf);
 	} else {
@@ -109,6 +114,7 @@ int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *con
 	conf->vl_limit = 2;
 	conf->rail_isolation = -1;
 	conf->tree_digits = true;
+	conf->shift_refine = true;
 	if (!path || !*path || !strcmp(path, "(null)"))
 		return 0;
 	fp = fopen(path, "r");

@@ -143,6 +143,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.vl_limit = c->conf.vl_limit;
 	o.rail_isolation = c->conf.rail_isolation;
 	o.tree_digits = c->conf.tree_digits;
+	o.shift_refine = c->conf.shift_refine;
 	memcpy(o.class_weight, c->conf.class_weight, sizeof(o.class_weight));
 	o.log = log_core;
 	o.log_ctx = c;
@@ -210,12 +211,12 @@ static int ffr_build_fwd_tables(void *context)
 	/* one line, short enough for OpenSM's log line limit */
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
 		"ffroute: pass %u: %u LFT blocks changed; %u switches, %u CAs, %u LIDs, %u VL%s, "
-		"%u zone%s, %u rails, %u LIDs rooted, tree digits %u/%u, max %u routes/link, "
-		"%.3f s\n", c->passes,
+		"%u zone%s, %u rails, %u LIDs rooted, tree digits %u/%u, shifts refined %u, max %u "
+		"routes/link, %.3f s\n", c->passes,
 		changed, st->t->nswitches, st->t->ncas, nlids, st->out.nvls,
 		st->out.nvls > 1 ? "s" : "", st->c.nzones, st->c.nzones == 1 ? "" : "s",
 		st->c.nrails, st->out.rooted_lids, st->out.tree_zones - st->out.tree_left,
-		st->out.tree_zones, st->out.max_link_routes,
+		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (st->out.nvls > 1 && !c->osm->subn.opt.qos && (st->c.nzones > 1 || st->out.rooted_lids))
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routes between zones or "

@@ -18,6 +18,7 @@ struct ffr_conf {
 	int rail_isolation;		/* -1 auto, 0 off, 1 on */
 	unsigned class_weight[3];	/* compute, storage, other (default 0,0,0) */
 	bool tree_digits;		/* route_opts.tree_digits (default true) */
+	bool shift_refine;		/* route_opts.shift_refine (default true) */
 	bool have_roles;
 	struct cls_overrides roles;	/* classification overrides */
 };

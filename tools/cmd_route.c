@@ -24,6 +24,7 @@
 const char cmd_route_help[] =
 	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
 	"                     [--vl-limit N] [--class-weights C,S,O] [--no-tree-digits]\n"
+	"                     [--no-shift-refine]\n"
 	"                     [--no-verify] [--check [--json]] [-q]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
@@ -46,6 +47,9 @@ const char cmd_route_help[] =
 	"      --no-tree-digits  D-mod-K digits rank mod m only: no search for digits\n"
 	"                      that keep HFReduce's double binary tree over each\n"
 	"                      zone's compute HCAs off shared links\n"
+	"      --no-shift-refine  degraded two-level zones: keep D-mod-K's leaf entries\n"
+	"                      (no search for spines that bring shift permutations\n"
+	"                      to their lower bound)\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -54,7 +58,8 @@ const char cmd_route_help[] =
 	"Exit status: 0 routed (and, with --check, no hard finding), 1 refused or\n"
 	"hard findings, 2 bad input or usage.\n";
 
-enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE };
+enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
+       OPT_NO_SHIFT };
 
 struct route_cli {
 	const char *fabric, *dir, *roles;
@@ -85,6 +90,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "vl-limit", required_argument, NULL, OPT_VL },
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
+		{ "no-shift-refine", no_argument, NULL, OPT_NO_SHIFT },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
@@ -117,6 +123,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 			break;
 		case OPT_NO_VERIFY: o->ro.verify = false; break;
 		case OPT_NO_TREE: o->ro.tree_digits = false; break;
+		case OPT_NO_SHIFT: o->ro.shift_refine = false; break;
 		case OPT_CHECK: o->check = true; break;
 		case 'j': o->json = true; break;
 		case 'q': o->quiet = true; break;
@@ -294,11 +301,13 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		if (!rc && !o.quiet)
 			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
 				"%llu switch turn routes, %u LIDs rooted, tree digits in %u zone%s "
-				"(%u with overload left), %.3f s -> %s\n",
+				"(%u with overload left), shifts refined in %u zone%s (%u entries), "
+				"%.3f s -> %s\n",
 				t->nswitches, t->max_lid, (unsigned long long)ro.routes, ro.nvls,
 				ro.nvls > 1 ? "s" : "", (unsigned long long)ro.turn_routes,
 				ro.rooted_lids, ro.tree_zones, ro.tree_zones == 1 ? "" : "s",
-				ro.tree_left, ro.seconds, o.dir);
+				ro.tree_left, ro.shift_zones, ro.shift_zones == 1 ? "" : "s",
+				ro.shift_moved, ro.seconds, o.dir);
 		route_out_free(&ro);
 	}
 	if (classified)

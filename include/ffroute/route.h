@@ -43,6 +43,9 @@ struct route_opts {
 	bool tree_digits;	/* D-mod-K digits searched so that HFReduce's double binary
 				 * tree over each zone's compute HCAs shares no link
 				 * (route_dbt.c; default true); false: rank mod m */
+	bool shift_refine;	/* degraded two-level zones: leaf entries re-chosen so
+				 * shift permutations near their lower bound
+				 * (route_shift.c; default true) */
 	unsigned class_weight[3];	/* compute, storage, other: what one route of the
 					 * class weighs in the all-class tie-break; all 0
 					 * (default): no such tie-break */
@@ -64,6 +67,8 @@ struct route_out {
 	uint32_t rooted_lids;	/* LIDs routed up*down* from one root on VL 1 (route_dest.c) */
 	uint32_t tree_zones;	/* zones whose D-mod-K digits were searched (route_dbt.c) */
 	uint32_t tree_left;	/* ... of which a tree step still exceeds a link's rate */
+	uint32_t shift_zones;	/* degraded zones whose leaf entries were refined (route_shift.c) */
+	uint32_t shift_moved;	/* ... leaf entries moved there */
 	uint64_t hard_findings;	/* from the verification (0 when returned) */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	double seconds;		/* wall time of route_run */

@@ -43,6 +43,7 @@ void route_opts_init(struct route_opts *o)
 	o->rooted_layer = -1;
 	o->verify = true;
 	o->tree_digits = true;
+	o->shift_refine = true;
 }
 
 void route_out_free(struct route_out *out)
@@ -367,13 +368,18 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 				 "next hop toward LID %u", d[i].lid);
 	if (!rc) {
 		rt_col_flush(&r);
-		rc = rt_sl_tables(&r);
+		if (o->shift_refine)
+			rc = rt_shift_refine(&r, d, nd);
 	}
+	if (!rc)
+		rc = rt_sl_tables(&r);
 	if (!rc && out->rooted_lids)
 		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
 		      "up*/down* path by levels from some CA", out->rooted_lids);
 	out->tree_zones = r.dbt_zones;
 	out->tree_left = r.dbt_left;
+	out->shift_zones = r.shift_zones;
+	out->shift_moved = r.shift_moved;
 	if (!rc && r.dbt_zones)
 		logf_(o, ROUTE_LOG_INFO, "HFReduce tree: D-mod-K digits searched in %u zone(s), %u "
 		      "with tree steps still over a link's rate", r.dbt_zones, r.dbt_left);

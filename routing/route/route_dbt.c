@@ -411,20 +411,6 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 
 /* ---- zones --------------------------------------------------------------------- */
 
-/* Whether leaf @u's up-group is @g's (ordinal list of @m), reached by one link each. */
-static bool same_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m)
-{
-	uint32_t b = r->upg_off[u];
-
-	if (!m || r->upg_off[u + 1] - b != m || memcmp(r->upg + b, r->upg + r->upg_off[g],
-						 m * sizeof(*r->upg)))
-		return false;
-	for (uint32_t i = 0; i < m; i++)
-		if (r->upg_alt[b + i] != i || r->upg_port[b + i] == RT_NOPORT)
-			return false;
-	return true;
-}
-
 /*
  * The compute destinations d[lo..hi) of one zone, if the model is exact
  * there (see the top): ranks into @z (leaf, dig, n, nleaf, w, m).
@@ -449,7 +435,7 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 			z->m = r->upg_off[first + 1] - r->upg_off[first];
 		}
 		if (!n || x->attach != d[prev].attach) {
-			if (!same_group(r, x->attach, first, z->m))
+			if (!rt_same_up_group(r, x->attach, first, z->m))
 				return 0;
 			run = 0;
 			z->nleaf++;

@@ -108,6 +108,7 @@ struct rt {
 	bool strict;			/* the layer is in use: CAs above the leaves need it too */
 	bool any_above;			/* a fallback route carried a CA above the leaves */
 	uint32_t dbt_zones, dbt_left;	/* zones whose digits were searched; with overload left */
+	uint32_t shift_zones, shift_moved;	/* degraded zones refined for shifts; entries moved */
 };
 
 static inline uint32_t rt_node(const struct rt *r, uint32_t s)
@@ -156,6 +157,8 @@ static inline uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t ran
 
 	return i == TOPO_NONE ? TOPO_NONE : r->upg[i];
 }
+/** rt_same_up_group - whether @u's up-group is @g's (@m members), one link each, no holes */
+bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m);
 /** rt_up_pos - position of switch @w in @s's up-group, or TOPO_NONE */
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
@@ -177,6 +180,8 @@ static inline uint8_t *rt_col(const struct rt *r, uint32_t s)
 int rt_mark_turns(struct rt *r);
 /** rt_dbt_digits - D-mod-K digits that keep HFReduce's tree contention-free (route_dbt.c) */
 int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
+/** rt_shift_refine - degraded two-level zones: leaf entries re-chosen for shifts (route_shift.c) */
+int rt_shift_refine(struct rt *r, const struct rt_dest *d, uint32_t nd);
 /** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
 int rt_sl_tables(struct rt *r);
 

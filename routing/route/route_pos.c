@@ -26,6 +26,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/util.h"
 #include "route/route_int.h"
@@ -179,4 +180,18 @@ uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)
 	b = r->upg + r->upg_off[s];
 	hit = bsearch(&w, b, r->upg_off[s + 1] - r->upg_off[s], sizeof(*b), cmp_u32);
 	return hit ? (uint32_t)(hit - b) : TOPO_NONE;
+}
+
+/* Whether leaf @u's up-group is @g's (ordinal list of @m), reached by one link each. */
+bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m)
+{
+	uint32_t b = r->upg_off[u];
+
+	if (!m || r->upg_off[u + 1] - b != m || memcmp(r->upg + b, r->upg + r->upg_off[g],
+						 m * sizeof(*r->upg)))
+		return false;
+	for (uint32_t i = 0; i < m; i++)
+		if (r->upg_alt[b + i] != i || r->upg_port[b + i] == RT_NOPORT)
+			return false;
+	return true;
 }

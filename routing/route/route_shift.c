@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_shift.c - on a degraded two-level zone, re-choose the spine each
+ * leaf sends each compute destination through, so that shift
+ * permutations come as close to their physical lower bound as the holes
+ * allow.
+ *
+ * Why.  D-mod-K with substitutes for lost up-links (route_pos.c) keeps
+ * each leaf's up-links within the lower bound, but a destination whose
+ * designated spine lost its link to the destination's leaf, or that a
+ * source leaf reaches through a substitute, arrives over a spine's
+ * down-link that another destination of that leaf already uses in the
+ * same shift.  On the 5 %-degraded full frame that left the mean over
+ * shifts of the most loaded link at 2.56 against a lower bound of 1.96.
+ *
+ * What.  Per zone whose compute leaves do not all reach one up-group by
+ * one link per member (holes), when every compute destination of the
+ * zone is one LID (LMC 0) on a leaf, every other leaf reaches it in two
+ * hops (leaf -> spine -> leaf, the spine's entry going straight down), at
+ * most SH_MAX_RANKS of them and no rails: the shift permutations of the
+ * zone's compute HCAs in position order (as the checker runs them, every
+ * shift) are kept as link loads per shift.  A local search moves one
+ * (source leaf, destination) entry to another spine that goes straight
+ * down to the destination's leaf: the change touches only the shifts in
+ * which a source on that leaf sends to that destination (one per source).
+ * A move is kept if the sum over shifts of (most loaded link, then how
+ * many links carry that much) does not grow; shifts at their lower bound
+ * count as the bound.  Moves are drawn from flows on a most loaded link
+ * of a shift above its bound, from a fixed seed: deterministic.
+ *
+ * What is kept.  Every route stays leaf -> spine -> leaf (minimal,
+ * up*down*, the same VL); only leaf entries of compute destinations of
+ * the leaf's own zone change; spines, other classes and healthy zones
+ * are untouched.
+ *
+ * Cost: O(leaves x n x up-degree) to set up, memory O(n x links) for the
+ * loads (n <= 1024: ~ 6 MB on a 40-leaf frame), then SH_ITERS moves of
+ * O(W) each, W the most compute HCAs on a leaf.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "route/route_int.h"
+
+#define SH_MAX_RANKS 1024u	/* the checker runs every shift up to this many */
+#define SH_ITERS 30000u	/* moves tried per zone at most */
+#define SH_HMAX 250u		/* loads are kept below this (else the zone is left alone) */
+#define SH_MAX_CELLS (16u << 20)	/* shifts x channels at most (32 MiB of loads) */
+
+struct shz {
+	const struct rt *r;
+	uint32_t n, nleaf, nch, nsh;
+	uint32_t *lid;		/* [n] LID of each rank */
+	uint32_t *lx;		/* [n] compact leaf of each rank */
+	uint32_t *lbeg;		/* [nleaf + 1] first rank of each leaf */
+	uint32_t *lsw;		/* [nleaf] switch ordinal */
+	uint32_t *chan;		/* [nports] compact channel, or TOPO_NONE */
+	uint32_t *cur;		/* [nleaf * n] up-port of (leaf, rank), TOPO_NONE on its own leaf */
+	uint32_t *aoff, *aport;	/* CSR [nleaf * nleaf + 1]: up-ports of leaf a going straight to b */
+	uint16_t *ld;		/* [nsh * nch] load per shift and channel */
+	uint32_t *hist;		/* [nsh * SH_HMAX] channels per load */
+	uint16_t *mx, *lb;	/* [nsh] most loaded channel; lower bound */
+	uint64_t rng;
+};
+
+static void shz_free(struct shz *z)
+{
+	free(z->lid);
+	free(z->lx);
+	free(z->lbeg);
+	free(z->lsw);
+	free(z->chan);
+	free(z->cur);
+	free(z->aoff);
+	free(z->aport);
+	free(z->ld);
+	free(z->hist);
+	free(z->mx);
+	free(z->lb);
+}
+
+/* ---- loads --------------------------------------------------------------------- */
+
+/* The port the spine across up-port @p sends rank @j out of, or TOPO_NONE (none, itself). */
+static uint32_t down_port(const struct shz *z, uint32_t p, uint32_t j)
+{
+	const struct topo *t = z->r->t;
+	uint32_t k = rt_peer(z->r, p), node, pn;
+
+	if (k == TOPO_NONE)
+		return TOPO_NONE;
+	node = rt_node(z->r, k);
+	pn = lft_get(z->r->out->lft, k, z->lid[j]);
+	return pn && pn <= t->node_nports[node] ? t->port_off[node] + pn : TOPO_NONE;
+}
+
+/* Add (@d = 1) or remove (@d = -1) one flow of shift @s on channel @c. */
+static void flow1(struct shz *z, uint32_t s, uint32_t c, int d)
+{
+	uint16_t *v = &z->ld[(size_t)s * z->nch + c];
+	uint32_t *h = &z->hist[(size_t)s * SH_HMAX];
+
+	h[*v]--;
+	*v = (uint16_t)(*v + d);
+	h[*v]++;
+	if (*v > z->mx[s])
+		z->mx[s] = *v;
+	while (z->mx[s] && !h[z->mx[s]])
+		z->mx[s]--;
+}
+
+/* Add or remove the flow of shift @s into rank @j over up-port @p. */
+static void flow(struct shz *z, uint32_t s, uint32_t p, uint32_t j, int d)
+{
+	flow1(z, s, z->chan[p], d);
+	flow1(z, s, z->chan[down_port(z, p, j)], d);
+}
+
+/* A shift's cost: its most loaded link, then how many links carry that; the bound if at it. */
+static uint64_t shift_cost(const struct shz *z, uint32_t s)
+{
+	uint32_t m = z->mx[s] > 1 ? z->mx[s] : 1;
+
+	if (m <= z->lb[s])
+		return (uint64_t)z->lb[s] << 32;
+	return ((uint64_t)m << 32) + z->hist[(size_t)s * SH_HMAX + m];
+}
+
+/* Move (leaf @a, rank @j) to up-port @p; the change of cost (INT64_MAX: not done). */
+static int64_t move(struct shz *z, uint32_t a, uint32_t j, uint32_t p)
+{
+	uint32_t old = z->cur[(size_t)a * z->n + j];
+	int64_t dc = 0;
+
+	for (uint32_t i = z->lbeg[a]; i < z->lbeg[a + 1]; i++)
+		if (z->mx[(j + z->n - i) % z->n] + 2u >= SH_HMAX)
+			return INT64_MAX;
+
+	for (uint32_t i = z->lbeg[a]; i < z->lbeg[a + 1]; i++) {
+		uint32_t s = (j + z->n - i) % z->n;
+
+		dc -= (int64_t)shift_cost(z, s);
+		flow(z, s, old, j, -1);
+		flow(z, s, p, j, 1);
+		dc += (int64_t)shift_cost(z, s);
+	}
+	z->cur[(size_t)a * z->n + j] = p;
+	return dc;
+}
+
+/* ---- set-up --------------------------------------------------------------------------- */
+
+/* Whether the spine across up-port @p of leaf @a goes straight down to leaf @b for all its ranks. */
+static bool straight(struct shz *z, uint32_t a, uint32_t p, uint32_t b, bool mark)
+{
+	uint32_t sp = rt_peer(z->r, p);
+
+	if (b == a || sp == TOPO_NONE || z->r->c->dir[p] != CLS_DIR_UP)
+		return false;
+	for (uint32_t j = z->lbeg[b]; j < z->lbeg[b + 1]; j++) {
+		uint32_t q = down_port(z, p, j);
+
+		if (q == TOPO_NONE || rt_peer(z->r, q) != z->lsw[b])
+			return false;
+	}
+	for (uint32_t j = z->lbeg[b]; mark && j < z->lbeg[b + 1]; j++) {
+		uint32_t q = down_port(z, p, j);
+
+		if (z->chan[q] == TOPO_NONE)
+			z->chan[q] = z->nch++;
+	}
+	if (mark && z->chan[p] == TOPO_NONE)
+		z->chan[p] = z->nch++;
+	return true;
+}
+
+/* Channels and, per (leaf a, leaf b), the up-ports of a whose spine goes straight to b. */
+static int shz_paths(struct shz *z)
+{
+	const struct topo *t = z->r->t;
+	size_t npair = (size_t)z->nleaf * z->nleaf;
+	uint32_t *fill = NULL;
+
+	z->aoff = calloc(npair + 1, sizeof(*z->aoff));
+	z->chan = malloc((size_t)t->nports * sizeof(*z->chan));
+	if (!z->aoff || !z->chan)
+		return -ENOMEM;
+	memset(z->chan, 0xff, (size_t)t->nports * sizeof(*z->chan));
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t a = 0; a < z->nleaf; a++) {
+			uint32_t node = rt_node(z->r, z->lsw[a]);
+
+			for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++)
+				for (uint32_t b = 0; b < z->nleaf; b++) {
+					size_t x = (size_t)a * z->nleaf + b;
+
+					if (!straight(z, a, p, b, pass))
+						continue;
+					if (pass)
+						z->aport[fill[x]++] = p;
+					else
+						z->aoff[x + 1]++;
+				}
+		}
+		if (pass)
+			break;
+		for (size_t x = 0; x < npair; x++)
+			z->aoff[x + 1] += z->aoff[x];
+		z->aport = malloc(((size_t)z->aoff[npair] + 1) * sizeof(*z->aport));
+		fill = malloc((npair + 1) * sizeof(*fill));
+		if (!z->aport || !fill) {
+			free(fill);
+			return -ENOMEM;
+		}
+		memcpy(fill, z->aoff, npair * sizeof(*fill));
+	}
+	free(fill);
+	return 0;
+}
+
+/* Loads of every shift under the current entries, and each shift's lower bound. */
+static int shz_loads(struct shz *z)
+{
+	uint32_t *out = calloc(2 * (size_t)z->nleaf + 1, sizeof(*out)), *in = out + z->nleaf;
+	uint32_t *cap = calloc((size_t)z->nleaf + 1, sizeof(*cap));
+	const struct topo *t = z->r->t;
+
+	z->nsh = z->n;	/* shift 0 unused */
+	z->ld = calloc((size_t)z->nsh * z->nch, sizeof(*z->ld));
+	z->hist = calloc((size_t)z->nsh * SH_HMAX, sizeof(*z->hist));
+	z->mx = calloc(z->nsh, sizeof(*z->mx));
+	z->lb = calloc(z->nsh, sizeof(*z->lb));
+	if (!out || !cap || !z->ld || !z->hist || !z->mx || !z->lb) {
+		free(out);
+		free(cap);
+		return -ENOMEM;
+	}
+	for (uint32_t a = 0; a < z->nleaf; a++) {	/* the checker's: every cabled switch link */
+		uint32_t node = rt_node(z->r, z->lsw[a]);
+
+		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++)
+			cap[a] += rt_peer(z->r, p) != TOPO_NONE;
+		cap[a] += !cap[a];
+	}
+	for (uint32_t s = 1; s < z->nsh; s++) {
+		uint32_t lb = 1;
+
+		z->hist[(size_t)s * SH_HMAX] = (uint16_t)z->nch;
+		for (uint32_t i = 0; i < z->n; i++) {
+			uint32_t j = (i + s) % z->n, a = z->lx[i], b = z->lx[j];
+
+			if (a == b)
+				continue;
+			flow(z, s, z->cur[(size_t)a * z->n + j], j, 1);
+			out[a]++;
+			in[b]++;
+		}
+		for (uint32_t a = 0; a < z->nleaf; a++) {
+			uint32_t o = (out[a] + cap[a] - 1) / cap[a], q = (in[a] + cap[a] - 1) / cap[a];
+
+			lb = o > lb ? o : lb;
+			lb = q > lb ? q : lb;
+			out[a] = in[a] = 0;
+		}
+		z->lb[s] = (uint16_t)(lb < SH_HMAX ? lb : SH_HMAX);
+		if (z->mx[s] + 2u >= SH_HMAX)
+			break;	/* outside the model: shz_zone leaves the zone alone */
+	}
+	free(out);
+	free(cap);
+	return 0;
+}
+
+/* ---- search ------------------------------------------------------------------------- */
+
+/* A flow of shift @s on one of its most loaded links: its source leaf and rank, or false. */
+static bool pick_flow(struct shz *z, uint32_t s, uint32_t *a, uint32_t *j)
+{
+	uint32_t i0 = ffr_rng_below(&z->rng, z->n);
+
+	for (uint32_t k = 0; k < z->n; k++) {
+		uint32_t i = (i0 + k) % z->n, jj = (i + s) % z->n, aa = z->lx[i], p;
+		const uint16_t *l = &z->ld[(size_t)s * z->nch];
+
+		if (aa == z->lx[jj])
+			continue;
+		p = z->cur[(size_t)aa * z->n + jj];
+		if (l[z->chan[p]] == z->mx[s] || l[z->chan[down_port(z, p, jj)]] == z->mx[s]) {
+			*a = aa;
+			*j = jj;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Moves drawn from shifts above their bound; a move is kept if the total
+ * cost does not grow (sideways moves let the search cross plateaus).
+ * Stops when every shift is at its bound, at SH_ITERS, or after 2 n
+ * moves without a better total.
+ */
+static uint32_t shz_search(struct shz *z)
+{
+	uint32_t *bad = malloc((size_t)z->nsh * sizeof(*bad)), nbad = 0, moved = 0;
+	uint32_t stall = 2 * z->n, last = 0;
+	int64_t cost = 0, best;
+
+	if (!bad)
+		return 0;
+	for (uint32_t s = 1; s < z->nsh; s++)
+		cost += (int64_t)shift_cost(z, s);
+	best = cost;
+	for (uint32_t it = 0; it < SH_ITERS && it - last < stall; it++) {
+		uint32_t s, a, j, b, np, p, old;
+		int64_t dc;
+
+		if (it % 256 == 0 || !nbad) {
+			nbad = 0;
+			for (uint32_t x = 1; x < z->nsh; x++)
+				if (z->mx[x] > z->lb[x])
+					bad[nbad++] = x;
+		}
+		if (!nbad)
+			break;
+		s = bad[ffr_rng_below(&z->rng, nbad)];
+		if (z->mx[s] <= z->lb[s] || !pick_flow(z, s, &a, &j)) {
+			nbad = 0;
+			continue;
+		}
+		b = z->lx[j];
+		np = z->aoff[(size_t)a * z->nleaf + b + 1] - z->aoff[(size_t)a * z->nleaf + b];
+		old = z->cur[(size_t)a * z->n + j];
+		p = z->aport[z->aoff[(size_t)a * z->nleaf + b] + ffr_rng_below(&z->rng, np)];
+		if (p == old || z->mx[s] + 1u >= SH_HMAX)
+			continue;
+		dc = move(z, a, j, p);
+		if (dc > 0) {
+			if (dc != INT64_MAX)
+				move(z, a, j, old);
+			continue;
+		}
+		moved++;
+		cost += dc;
+		if (cost < best) {
+			best = cost;
+			last = it;
+		}
+	}
+	free(bad);
+	return moved;
+}
+
+/* ---- zones ------------------------------------------------------------------------ */
+
+struct shd {
+	uint32_t node, port, lid, attach;
+};
+
+static int cmp_shd(const void *a, const void *b)
+{
+	const struct shd *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	if (x->port != y->port)
+		return x->port < y->port ? -1 : 1;
+	return x->lid < y->lid ? -1 : x->lid > y->lid;
+}
+
+/*
+ * The compute destinations of zone @zone in the checker's order (leaf
+ * node, port), if the model holds (see the top): 1, 0 to leave the zone
+ * alone, -ENOMEM.
+ */
+static int shz_job(struct shz *z, const struct rt_dest *d, uint32_t nd, int16_t zone)
+{
+	const struct rt *r = z->r;
+	struct shd *v = malloc(((size_t)nd + 1) * sizeof(*v));
+	uint32_t n = 0, first = TOPO_NONE, m = 0;
+	bool holes = false;
+	int rc = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nd; i++) {
+		if (d[i].tc != CLS_TC_COMPUTE || rt_zone(r, d[i].attach) != zone)
+			continue;
+		if (r->c->level[rt_node(r, d[i].attach)] != 1 || n >= SH_MAX_RANKS)
+			goto out;
+		v[n++] = (struct shd){ rt_node(r, d[i].attach), d[i].port, d[i].lid, d[i].attach };
+	}
+	qsort(v, n, sizeof(*v), cmp_shd);
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && v[i].node == v[i - 1].node && v[i].port == v[i - 1].port)
+			goto out;	/* LMC > 0 */
+		if (i && v[i].node == v[i - 1].node)
+			continue;
+		if (first == TOPO_NONE) {
+			first = v[i].attach;
+			m = r->upg_off[first + 1] - r->upg_off[first];
+		}
+		holes |= !rt_same_up_group(r, v[i].attach, first, m);
+		z->nleaf++;
+	}
+	if (n < 4 || z->nleaf < 2 || !holes)
+		goto out;
+	z->n = n;
+	z->lid = malloc((size_t)n * sizeof(*z->lid));
+	z->lx = malloc((size_t)n * sizeof(*z->lx));
+	z->lbeg = calloc((size_t)z->nleaf + 1, sizeof(*z->lbeg));
+	z->lsw = malloc((size_t)z->nleaf * sizeof(*z->lsw));
+	rc = -ENOMEM;
+	if (!z->lid || !z->lx || !z->lbeg || !z->lsw)
+		goto out;
+	z->nleaf = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && v[i].node != v[i - 1].node)
+			z->lbeg[++z->nleaf] = i;
+		z->lsw[z->nleaf] = v[i].attach;
+		z->lid[i] = v[i].lid;
+		z->lx[i] = z->nleaf;
+	}
+	z->lbeg[++z->nleaf] = n;
+	rc = 1;
+out:
+	free(v);
+	return rc;
+}
+
+/* The current entries: every (leaf, rank of another leaf) on a straight path, else 0. */
+static int shz_entries(struct shz *z)
+{
+	const struct topo *t = z->r->t;
+
+	if (!(z->cur = malloc((size_t)z->nleaf * z->n * sizeof(*z->cur))))
+		return -ENOMEM;
+	for (uint32_t a = 0; a < z->nleaf; a++) {
+		uint32_t node = rt_node(z->r, z->lsw[a]);
+
+		for (uint32_t j = 0; j < z->n; j++) {
+			uint32_t b = z->lx[j], pn = lft_get(z->r->out->lft, z->lsw[a], z->lid[j]), p, x;
+			bool ok = false;
+
+			z->cur[(size_t)a * z->n + j] = TOPO_NONE;
+			if (b == a)
+				continue;
+			if (!pn || pn > t->node_nports[node])
+				return 0;
+			p = t->port_off[node] + pn;
+			x = (uint32_t)((size_t)a * z->nleaf + b);
+			for (uint32_t k = z->aoff[x]; k < z->aoff[x + 1] && !ok; k++)
+				ok = z->aport[k] == p;
+			if (!ok)
+				return 0;
+			z->cur[(size_t)a * z->n + j] = p;
+		}
+	}
+	return 1;
+}
+
+/* Search one zone; write the moved entries into the LFT.  The entries moved, or -ENOMEM. */
+static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t zone)
+{
+	struct shz z = { .r = r };
+	int rc = shz_job(&z, d, nd, zone);
+	uint32_t moved = 0;
+
+	if (rc == 1 && (rc = shz_paths(&z)) == 0)
+		rc = (size_t)z.n * z.nch <= SH_MAX_CELLS ? shz_entries(&z) : 0;
+	if (rc == 1 && (rc = shz_loads(&z)) == 0)
+		rc = 1;
+	for (uint32_t s = 1; rc == 1 && s < z.nsh; s++)
+		if (z.mx[s] + 2u >= SH_HMAX)
+			rc = 0;	/* loads beyond the model */
+	if (rc == 1) {
+		z.rng = 0x53484654u ^ z.n;	/* "SHFT" */
+		moved = shz_search(&z);
+		for (uint32_t a = 0; a < z.nleaf; a++) {
+			const struct topo *t = r->t;
+			uint32_t node = rt_node(r, z.lsw[a]);
+
+			for (uint32_t j = 0; j < z.n; j++) {
+				uint32_t p = z.cur[(size_t)a * z.n + j];
+
+				if (p != TOPO_NONE)
+					lft_set(r->out->lft, z.lsw[a], z.lid[j], (uint8_t)(p - t->port_off[node]));
+			}
+		}
+		r->shift_zones++;
+		r->shift_moved += moved;
+	}
+	shz_free(&z);
+	return rc < 0 ? rc : 0;
+}
+
+int rt_shift_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
+{
+	int rc = 0;
+
+	if (r->rails)
+		return 0;
+	for (uint32_t zn = 0; zn < r->c->nzones && !rc; zn++)
+		rc = shz_zone(r, d, nd, (int16_t)zn);
+	return rc;
+}
