@@ -30,8 +30,10 @@
  *
  * What is kept.  Every route stays leaf -> spine -> leaf (minimal,
  * up*down*, the same VL); only leaf entries of compute destinations of
- * the leaf's own zone change; spines, other classes and healthy zones
- * are untouched.
+ * the leaf's own zone change, and only those no other switch routes
+ * through the leaf (shz_fixed: turns, SHARP nodes, other zones keep the
+ * paths their VLs were chosen for); spines, other classes and healthy
+ * zones are untouched.
  *
  * Cost: O(leaves x n x up-degree) to set up, memory O(n x links) for the
  * loads (n <= 1024: ~ 6 MB on a 40-leaf frame), then SH_ITERS moves of
@@ -58,6 +60,7 @@ struct shz {
 	uint32_t *lsw;		/* [nleaf] switch ordinal */
 	uint32_t *chan;		/* [nports] compact channel, or TOPO_NONE */
 	uint32_t *cur;		/* [nleaf * n] up-port of (leaf, rank), TOPO_NONE on its own leaf */
+	uint8_t *fixed;		/* [nleaf * n] another switch routes the rank through the leaf */
 	uint32_t *aoff, *aport;	/* CSR [nleaf * nleaf + 1]: up-ports of leaf a going straight to b */
 	uint16_t *ld;		/* [nsh * nch] load per shift and channel */
 	uint32_t *hist;		/* [nsh * SH_HMAX] channels per load */
@@ -73,6 +76,7 @@ static void shz_free(struct shz *z)
 	free(z->lsw);
 	free(z->chan);
 	free(z->cur);
+	free(z->fixed);
 	free(z->aoff);
 	free(z->aport);
 	free(z->ld);
@@ -284,7 +288,7 @@ static bool pick_flow(struct shz *z, uint32_t s, uint32_t *a, uint32_t *j)
 		uint32_t i = (i0 + k) % z->n, jj = (i + s) % z->n, aa = z->lx[i], p;
 		const uint16_t *l = &z->ld[(size_t)s * z->nch];
 
-		if (aa == z->lx[jj])
+		if (aa == z->lx[jj] || z->fixed[(size_t)aa * z->n + jj])
 			continue;
 		p = z->cur[(size_t)aa * z->n + jj];
 		if (l[z->chan[p]] == z->mx[s] || l[z->chan[down_port(z, p, jj)]] == z->mx[s]) {
@@ -430,15 +434,41 @@ out:
 	return rc;
 }
 
+/*
+ * The entries another switch's routes pass through (a spine that lost its
+ * link to the destination's leaf turns there, a SHARP node's or another
+ * zone's routes): their SLs and VLs were chosen for the path they have.
+ */
+static void shz_fixed(struct shz *z, uint32_t a)
+{
+	const struct topo *t = z->r->t;
+	uint32_t node = rt_node(z->r, z->lsw[a]);
+
+	for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+		uint32_t w = rt_peer(z->r, p), q = t->port_remote[p], qn;
+
+		if (w == TOPO_NONE)
+			continue;
+		qn = q - t->port_off[t->port_node[q]];
+		for (uint32_t j = 0; j < z->n; j++)
+			if (lft_get(z->r->out->lft, w, z->lid[j]) == qn)
+				z->fixed[(size_t)a * z->n + j] = 1;
+	}
+}
+
 /* The current entries: every (leaf, rank of another leaf) on a straight path, else 0. */
 static int shz_entries(struct shz *z)
 {
 	const struct topo *t = z->r->t;
 
-	if (!(z->cur = malloc((size_t)z->nleaf * z->n * sizeof(*z->cur))))
+	z->cur = malloc((size_t)z->nleaf * z->n * sizeof(*z->cur));
+	z->fixed = calloc((size_t)z->nleaf * z->n, sizeof(*z->fixed));
+	if (!z->cur || !z->fixed)
 		return -ENOMEM;
 	for (uint32_t a = 0; a < z->nleaf; a++) {
 		uint32_t node = rt_node(z->r, z->lsw[a]);
+
+		shz_fixed(z, a);
 
 		for (uint32_t j = 0; j < z->n; j++) {
 			uint32_t b = z->lx[j], pn = lft_get(z->r->out->lft, z->lsw[a], z->lid[j]), p, x;

@@ -9,6 +9,10 @@
 #      the refinement is what makes the difference; the effective
 #      bisection bandwidth stays within 0.01;
 #   2. degraded full ff2: zone shifts no worse than without, no hard finding;
+#      SHARP nodes on every switch (their routes and spines' turns pass
+#      through leaves; those entries stay): a degraded frame routes with
+#      no credit loop, and a degraded multiframe's findings are exactly
+#      those without the refinement (it once added a credit loop there);
 #   3. healthy fabrics: the refinement does not run (identical tables);
 #   4. same input twice: identical bytes.
 # Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
@@ -68,6 +72,27 @@ for z in 0 1; do
 	px=$(jq ".metrics.shift_zone${z}_max" "$TMP/ff2-plain.json")
 	expect ff2 ".metrics.shift_zone${z}_mean <= $pm and .metrics.shift_zone${z}_max <= $px"
 done
+
+for f in "frame --size full --drop-links 0.05 --seed 3 --sharp" \
+	 "multiframe --size small --drop-links 0.05 --seed 3 --sharp"; do
+	n=$(echo "$f" | cut -d' ' -f1)-sharp
+	# shellcheck disable=SC2086 # the family's options are words
+	"$FFROUTE" fabric $f -o "$TMP/$n.net" 2>/dev/null || not_ok "generate $f"
+	for o in "" --no-shift-refine; do
+		"$FFROUTE" route "$TMP/$n.net" -o "$TMP/$n$o" -q --no-verify 2>/dev/null
+		"$FFROUTE" check "$TMP/$n$o" --json 2>/dev/null |
+			jq -c '[.findings | to_entries[] | select(.value.hard and .value.count > 0) |
+				{(.key): .value.count}]' >"$TMP/$n$o.hard"
+	done
+	if cmp -s "$TMP/$n.hard" "$TMP/$n--no-shift-refine.hard"; then
+		ok "$n: hard findings as without the refinement: $(cat "$TMP/$n.hard")"
+	else
+		not_ok "$n: $(cat "$TMP/$n.hard") vs $(cat "$TMP/$n--no-shift-refine.hard") without"
+	fi
+done
+if [ "$(cat "$TMP/frame-sharp.hard")" = "[]" ]; then ok "frame-sharp: no hard finding"; else
+	not_ok "frame-sharp: $(cat "$TMP/frame-sharp.hard")"
+fi
 
 # ---- 3. healthy: not run --------------------------------------------------------------------
 for f in frame-director-small ff2-bridge-small; do
