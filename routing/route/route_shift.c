@@ -306,14 +306,14 @@ static bool pick_flow(struct shz *z, uint32_t s, uint32_t *a, uint32_t *j)
  * Stops when every shift is at its bound, at SH_ITERS, or after 2 n
  * moves without a better total.
  */
-static uint32_t shz_search(struct shz *z)
+static void shz_search(struct shz *z)
 {
-	uint32_t *bad = malloc((size_t)z->nsh * sizeof(*bad)), nbad = 0, moved = 0;
+	uint32_t *bad = malloc((size_t)z->nsh * sizeof(*bad)), nbad = 0;
 	uint32_t stall = 2 * z->n, last = 0;
 	int64_t cost = 0, best;
 
 	if (!bad)
-		return 0;
+		return;	/* no search: the entries stay */
 	for (uint32_t s = 1; s < z->nsh; s++)
 		cost += (int64_t)shift_cost(z, s);
 	best = cost;
@@ -346,7 +346,6 @@ static uint32_t shz_search(struct shz *z)
 				move(z, a, j, old);
 			continue;
 		}
-		moved++;
 		cost += dc;
 		if (cost < best) {
 			best = cost;
@@ -354,7 +353,6 @@ static uint32_t shz_search(struct shz *z)
 		}
 	}
 	free(bad);
-	return moved;
 }
 
 /* ---- zones ------------------------------------------------------------------------ */
@@ -491,12 +489,11 @@ static int shz_entries(struct shz *z)
 	return 1;
 }
 
-/* Search one zone; write the moved entries into the LFT.  The entries moved, or -ENOMEM. */
+/* Search one zone; write the moved entries into the LFT.  0 or -ENOMEM. */
 static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t zone)
 {
 	struct shz z = { .r = r };
 	int rc = shz_job(&z, d, nd, zone);
-	uint32_t moved = 0;
 
 	if (rc == 1 && (rc = shz_paths(&z)) == 0)
 		rc = (size_t)z.n * z.nch <= SH_MAX_CELLS ? shz_entries(&z) : 0;
@@ -507,20 +504,21 @@ static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t 
 			rc = 0;	/* loads beyond the model */
 	if (rc == 1) {
 		z.rng = 0x53484654u ^ z.n;	/* "SHFT" */
-		moved = shz_search(&z);
+		shz_search(&z);
 		for (uint32_t a = 0; a < z.nleaf; a++) {
-			const struct topo *t = r->t;
-			uint32_t node = rt_node(r, z.lsw[a]);
+			uint32_t off = r->t->port_off[rt_node(r, z.lsw[a])];
 
 			for (uint32_t j = 0; j < z.n; j++) {
 				uint32_t p = z.cur[(size_t)a * z.n + j];
 
-				if (p != TOPO_NONE)
-					lft_set(r->out->lft, z.lsw[a], z.lid[j], (uint8_t)(p - t->port_off[node]));
+				if (p == TOPO_NONE ||
+				    lft_get(r->out->lft, z.lsw[a], z.lid[j]) == p - off)
+					continue;
+				lft_set(r->out->lft, z.lsw[a], z.lid[j], (uint8_t)(p - off));
+				r->shift_moved++;
 			}
 		}
 		r->shift_zones++;
-		r->shift_moved += moved;
 	}
 	shz_free(&z);
 	return rc < 0 ? rc : 0;
