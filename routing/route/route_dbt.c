@@ -249,6 +249,15 @@ out:
 	return rc;
 }
 
+/* The up-link loads of the current digits. */
+static void dbt_loads(struct dbt *z)
+{
+	memset(z->load, 0, (size_t)z->nsteps * z->nleaf * z->m * sizeof(*z->load));
+	for (uint32_t i = 0; i < z->n; i++)
+		for (uint32_t e = z->eoff[i]; e < z->eoff[i + 1]; e++)
+			z->load[(size_t)z->ecell[e] * z->m + z->dig[i]] += z->erate[e];
+}
+
 /* The trees, the steps, the index and the loads of the digits rank mod m. */
 static int dbt_setup(struct dbt *z)
 {
@@ -265,9 +274,8 @@ static int dbt_setup(struct dbt *z)
 		rc = dbt_index(z, tr, chunks);
 	if (!rc && !(z->load = calloc((size_t)z->nsteps * z->nleaf * z->m, sizeof(*z->load))))
 		rc = -ENOMEM;
-	for (uint32_t i = 0; !rc && i < z->n; i++)
-		for (uint32_t e = z->eoff[i]; e < z->eoff[i + 1]; e++)
-			z->load[(size_t)z->ecell[e] * z->m + z->dig[i]] += z->erate[e];
+	if (!rc)
+		dbt_loads(z);
 	for (int t = 0; t < 2; t++) {
 		free(tr[t].parent);
 		free(tr[t].depth);
@@ -293,7 +301,6 @@ static bool window_ok(const struct dbt *z, uint32_t i, uint32_t v, uint32_t part
 static void move(struct dbt *z, uint32_t i, uint32_t from, uint32_t to)
 {
 	double dc = 0;
-
 
 	for (uint32_t e = z->eoff[i]; e < z->eoff[i + 1]; e++) {
 		double *a = &z->load[(size_t)z->ecell[e] * z->m + from];
@@ -404,6 +411,7 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 		}
 	}
 	memcpy(z->dig, best, (size_t)z->n * sizeof(*best));
+	dbt_loads(z);	/* the loads of the best digits: a next search starts from them */
 	z->ov = bov;
 	free(best);
 	return 0;
