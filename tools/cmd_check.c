@@ -24,7 +24,7 @@ const char cmd_check_help[] =
 	"usage: ffroute check [DIR] [--topo F [--topo-format FMT]] [--lft F [--lft-format FMT]]\n"
 	"                     [--db-csv F] [--sl2vl F] [--sl F] [--roles F] [--job F]\n"
 	"                     [--live [--ca NAME] [--port N]]\n"
-	"                     [--no-metrics] [--seed N] [--json] [--html FILE]\n"
+	"                     [--no-metrics] [--seed N] [--threads N] [--json] [--html FILE]\n"
 	"\n"
 	"Check the unicast routing of a fabric: every (switch, LID) route is followed\n"
 	"(LMC and switch LIDs included) for unreachable destinations, loops, black holes,\n"
@@ -53,6 +53,8 @@ const char cmd_check_help[] =
 	"      --port N          --live: local port (default: first active)\n"
 	"      --no-metrics      findings only\n"
 	"      --seed N          seed of every sampled metric (default 1)\n"
+	"      --threads N       1 or 2 threads (default: 2 when 2 CPUs are online);\n"
+	"                        the report is the same either way\n"
 	"  -j, --json            print one JSON object instead of text\n"
 	"      --html FILE       also write a self-contained HTML report\n"
 	"      --link-loads FILE also write the routes on every switch-to-switch channel\n"
@@ -63,6 +65,7 @@ const char cmd_check_help[] =
 enum {
 	OPT_TOPO_FMT = 256, OPT_LFT_FMT, OPT_SL2VL, OPT_ROLES, OPT_JOB, OPT_LIVE, OPT_CA,
 	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV, OPT_SL, OPT_LINK_LOADS,
+	OPT_THREADS,
 };
 
 struct check_opts {
@@ -118,6 +121,13 @@ static int parse_one(const struct cli_cmd *cmd, int c, struct check_opts *o)
 			return CLI_ERROR;
 		o->co.seed = v;
 		return 0;
+	case OPT_THREADS:
+		if (parse_uint(cmd, "--threads", optarg, 2, &v))
+			return CLI_ERROR;
+		if (!v)
+			return cli_usage_error(cmd, "--threads: 1 or 2");
+		o->co.threads = (unsigned)v;
+		return 0;
 	case 'j': o->json = true; return 0;
 	case OPT_HTML: o->html = optarg; return 0;
 	case OPT_LINK_LOADS: o->link_loads = optarg; return 0;
@@ -163,6 +173,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 		{ "port", required_argument, NULL, OPT_PORT },
 		{ "no-metrics", no_argument, NULL, OPT_NO_METRICS },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "json", no_argument, NULL, 'j' },
 		{ "html", required_argument, NULL, OPT_HTML },
 		{ "link-loads", required_argument, NULL, OPT_LINK_LOADS },

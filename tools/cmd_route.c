@@ -24,7 +24,7 @@
 const char cmd_route_help[] =
 	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
 	"                     [--vl-limit N] [--class-weights C,S,O] [--no-tree-digits]\n"
-	"                     [--no-shift-refine]\n"
+	"                     [--no-shift-refine] [--threads N]\n"
 	"                     [--no-verify] [--check [--json]] [-q]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
@@ -50,6 +50,8 @@ const char cmd_route_help[] =
 	"      --no-shift-refine  degraded two-level zones: keep D-mod-K's leaf entries\n"
 	"                      (no search for spines that bring shift permutations\n"
 	"                      to their lower bound)\n"
+	"      --threads N     1 or 2 threads (default: 2 when 2 CPUs are online);\n"
+	"                      the tables are the same either way\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -59,7 +61,7 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT };
+       OPT_NO_SHIFT, OPT_THREADS };
 
 struct route_cli {
 	const char *fabric, *dir, *roles;
@@ -91,6 +93,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
 		{ "no-shift-refine", no_argument, NULL, OPT_NO_SHIFT },
+		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
@@ -115,6 +118,10 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 			break;
 		case OPT_VL:
 			if (parse_num(cmd, "--vl-limit", optarg, 1, 15, &o->ro.vl_limit))
+				return CLI_ERROR;
+			break;
+		case OPT_THREADS:
+			if (parse_num(cmd, "--threads", optarg, 1, 2, &o->ro.threads))
 				return CLI_ERROR;
 			break;
 		case OPT_WEIGHTS:

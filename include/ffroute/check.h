@@ -57,6 +57,7 @@ struct chk_vlx {
 	bool sorted;
 	uint32_t *off;		/* after chk_vlx_sort: rows of out port o are off[o]..off[o+1] */
 	uint32_t nout;		/* highest out port index + 1 */
+	uint64_t *inmask;	/* with off: per out port, bit (in % 64) of each row's in port */
 };
 
 /** chk_vlx_add - record the row of (@in, @out); call chk_vlx_sort() after the last */
@@ -203,6 +204,8 @@ struct chk_opts {
 	const uint32_t *sl_group;	/* with sl: [nnodes] source group of each node */
 	uint32_t sl_ngroups;		/* with sl: groups (1 if sl_group is NULL) */
 	bool no_switch_cdg;		/* skip credit_loop_switch (only CA-injected routes) */
+	unsigned threads;		/* chk_findings: 0 (default) 2 when 2 CPUs are online,
+					 * 1 one; the report does not depend on it */
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
 	uint32_t njob;
 };
@@ -230,8 +233,8 @@ static inline unsigned chk_vl_in(const struct chk_opts *o, uint32_t in, uint32_t
 	const struct chk_vlx *x = o ? o->vlx : NULL;
 	const uint8_t *row = NULL;
 
-	/* most output ports have no row of their own: skip the search */
-	if (x && x->n && (!x->off || (p < x->nout && x->off[p] != x->off[p + 1])))
+	/* most (in, out) pairs have no row of their own: skip the search */
+	if (x && x->n && (!x->off || (p < x->nout && (x->inmask[p] >> (in & 63) & 1))))
 		row = chk_vlx_find(x, in, p);
 
 	if (!row)
@@ -285,6 +288,17 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
  */
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		     const struct chk_opts *o, struct chk_report *r);
+/**
+ * chk_cdg_collect / chk_cdg_judge / chk_cdg_free - chk_credit_loops() in
+ * two steps: the CDG's edges (@ok NULL: every route of a switch with a
+ * table taken as valid), then its cycles into @r.  chk_findings collects
+ * on a second thread while it resolves the routes (check.h: threads).
+ */
+struct chk_cdg;
+int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		    const struct chk_opts *o, struct chk_cdg **g);
+int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r);
+void chk_cdg_free(struct chk_cdg *g);
 /**
  * chk_metrics - balance and traffic-pattern metrics (see ffroute(1)).
  * Balance metrics use the route counts of chk_findings(); if it has not

@@ -49,6 +49,9 @@ struct route_opts {
 	unsigned class_weight[3];	/* compute, storage, other: what one route of the
 					 * class weighs in the all-class tie-break; all 0
 					 * (default): no such tie-break */
+	unsigned threads;	/* 0 (default): 2 when 2 CPUs are online, else 1; 1: one
+				 * thread; 2: two.  The tables do not depend on it
+				 * (route_all.c) */
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;

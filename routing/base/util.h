@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /*
  * ffr_grow - make the array *@v (capacity *@cap elements of @elem bytes)
@@ -30,6 +31,18 @@ static inline int ffr_grow(void **v, uint32_t *cap, uint64_t need, size_t elem)
 	*v = nv;
 	*cap = (uint32_t)ncap;
 	return 0;
+}
+
+/*
+ * ffr_threads - the threads to use for an option @want: 0 means 2 when
+ * two CPUs are online, else 1; otherwise @want, at most 2 (the engine and
+ * the checker split their work in two, no more).
+ */
+static inline unsigned ffr_threads(unsigned want)
+{
+	if (!want)
+		want = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
+	return want > 2 ? 2 : want;
 }
 
 #endif

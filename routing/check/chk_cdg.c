@@ -282,10 +282,12 @@ static void inject_free(struct inject *in)
  * on the port it entered its switch by, so what follows a channel depends
  * only on (channel, SL): the walks of all groups toward one LID share one
  * memo of (channel, SL) pairs already continued (in->stamp is per LID).
+ * A walk stops at a switch whose route is not valid (@ok), or, without
+ * @ok, at a switch without a table.
  */
 static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
-		      const struct chk_opts *o, struct inject *in, const struct inj_list *li,
-		      uint32_t g, uint32_t lid, struct edge_set *es)
+		       const uint8_t *l_have, const struct chk_opts *o, struct inject *in,
+		       const struct inj_list *li, uint32_t g, uint32_t lid, struct edge_set *es)
 {
 	uint32_t nlids = t->max_lid + 1, sl = o && o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0;
 
@@ -296,7 +298,7 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 			uint64_t bit = (uint64_t)s * nlids + lid;
 			uint32_t q, n, vq;
 
-			if (!(ok[bit >> 3] & (1u << (bit & 7))))
+			if (ok ? !(ok[bit >> 3] & (1u << (bit & 7))) : !l_have[s])
 				break;
 			p = sw_channel(t, col, s);
 			if (p == TOPO_NONE)
@@ -338,7 +340,7 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 				continue;
 			in->stamp++;
 			for (uint32_t g = 0; g < in->ng; g++)
-				walk_edges(t, blk + k, ok, o, in, sw ? &in->self : &in->ca, g,
+				walk_edges(t, blk + k, ok, l->have, o, in, sw ? &in->self : &in->ca, g,
 					   lids[k], es);
 		}
 	}
@@ -597,35 +599,73 @@ static int set_copy(const struct edge_set *a, struct edge_set *b, const struct t
 	return 0;
 }
 
+/* The edges of a routing's CDG: CA-injected routes, and with switch-injected ones. */
+struct chk_cdg {
+	struct edge_set ca, all;
+	bool sw;		/* all is collected */
+};
+
+void chk_cdg_free(struct chk_cdg *g)
+{
+	if (!g)
+		return;
+	set_free(&g->ca);
+	set_free(&g->all);
+	free(g);
+}
+
+int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		    const struct chk_opts *o, struct chk_cdg **out)
+{
+	struct chk_cdg *g = calloc(1, sizeof(*g));
+	struct inject in;
+	int rc;
+
+	*out = NULL;
+	if (!g)
+		return -ENOMEM;
+	if ((uint64_t)t->nports * 16 >= UINT32_MAX) {
+		free(g);
+		return -EOVERFLOW;
+	}
+	g->sw = !(o && o->no_switch_cdg);
+	memset(&in, 0, sizeof(in));
+	rc = inject_init(t, o, &in);
+	if (!rc)
+		rc = set_init(t, o, in.ng, &g->ca);
+	if (!rc)
+		rc = collect_edges(t, l, ok, o, &in, false, &g->ca);
+	if (!rc && g->sw)
+		rc = set_copy(&g->ca, &g->all, t);
+	if (!rc && g->sw)
+		rc = collect_edges(t, l, ok, o, &in, true, &g->all);
+	inject_free(&in);
+	if (rc) {
+		chk_cdg_free(g);
+		return rc;
+	}
+	*out = g;
+	return 0;
+}
+
+int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r)
+{
+	uint32_t nca = 0, nall = 0;
+	int rc = cycles(t, &g->ca, CHK_F_CREDIT_LOOP, &nca, r);
+
+	if (!rc && !nca && g->sw)
+		rc = cycles(t, &g->all, CHK_F_CREDIT_LOOP_SW, &nall, r);
+	return rc;
+}
+
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		     const struct chk_opts *o, struct chk_report *r)
 {
-	struct edge_set ca, all;
-	struct inject in;
-	uint32_t nca = 0, nall = 0;
-	bool sw = !(o && o->no_switch_cdg);
-	int rc;
+	struct chk_cdg *g;
+	int rc = chk_cdg_collect(t, l, ok, o, &g);
 
-	if ((uint64_t)t->nports * 16 >= UINT32_MAX)
-		return -EOVERFLOW;
-	memset(&in, 0, sizeof(in));
-	memset(&ca, 0, sizeof(ca));
-	memset(&all, 0, sizeof(all));
-	rc = inject_init(t, o, &in);
 	if (!rc)
-		rc = set_init(t, o, in.ng, &ca);
-	if (!rc)
-		rc = collect_edges(t, l, ok, o, &in, false, &ca);
-	if (!rc && sw)
-		rc = set_copy(&ca, &all, t);
-	if (!rc && sw)
-		rc = collect_edges(t, l, ok, o, &in, true, &all);
-	inject_free(&in);
-	if (!rc)
-		rc = cycles(t, &ca, CHK_F_CREDIT_LOOP, &nca, r);
-	if (!rc && !nca && sw)
-		rc = cycles(t, &all, CHK_F_CREDIT_LOOP_SW, &nall, r);
-	set_free(&ca);
-	set_free(&all);
+		rc = chk_cdg_judge(t, g, r);
+	chk_cdg_free(g);
 	return rc;
 }

@@ -92,11 +92,14 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <ffroute/check.h>
+
+#include "base/util.h"
 
 /* Outcome of one route, for the current destination. */
 enum fst {
@@ -889,11 +892,71 @@ static uint32_t *group_lids(struct find *f, uint32_t *nd)
 	return out;
 }
 
+/*
+ * The CDG's edges on a second thread while the routes are resolved: the
+ * valid routes are not known yet, so every route of a switch with a table
+ * is taken as valid (chk_cdg_collect, ok NULL).  That is the same edge set
+ * exactly when every route turns out valid; otherwise the edges are
+ * collected again with the valid-route bitmap.
+ */
+struct cdg_job {
+	const struct topo *t;
+	const struct lft *l;
+	const struct chk_opts *o;
+	struct chk_cdg *g;
+	int rc;
+};
+
+static void *cdg_job_run(void *arg)
+{
+	struct cdg_job *j = arg;
+
+	j->rc = chk_cdg_collect(j->t, j->l, NULL, j->o, &j->g);
+	return NULL;
+}
+
+/* The findings of every destination (routes resolved, tallied, counted). */
+static void all_dests(struct find *f, const uint32_t *lids, uint32_t nd)
+{
+	uint32_t cur = TOPO_NONE;
+
+	for (uint32_t i = 0; i < nd; i++) {
+		if (i % LFT_COLS == 0)
+			lft_cols_get(f->l, lids + i, nd - i < LFT_COLS ? nd - i : LFT_COLS, f->blk);
+		f->blk_k = i % LFT_COLS;
+		set_dest(f, lids[i]);
+		if (i == 0 || f->attach != cur) {
+			cur = f->attach;
+			bfs(f, cur);
+		}
+		one_dest(f, lids[i]);
+	}
+}
+
+/* Credit loops: the second thread's edges if they are the valid routes' ones. */
+static int credit_loops(struct find *f, struct cdg_job *job)
+{
+	bool all_valid = f->nvalid == f->nroutes;
+	int rc;
+
+	if (job && !job->rc && all_valid) {
+		rc = chk_cdg_judge(f->t, job->g, f->r);
+		chk_cdg_free(job->g);
+		return rc;
+	}
+	if (job)
+		chk_cdg_free(job->g);
+	return chk_credit_loops(f->t, f->l, f->ok, f->o, f->r);
+}
+
 int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		 const struct chk_opts *o, struct chk_report *r)
 {
 	struct find f;
-	uint32_t *lids, nd = 0, cur = TOPO_NONE;
+	struct cdg_job job = { t, l, o, NULL, 0 };
+	pthread_t th;
+	bool two;
+	uint32_t *lids, nd = 0;
 	int rc;
 
 	if (l->nsw != t->nswitches)
@@ -917,23 +980,18 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	}
 	if (f.rails)
 		rail_planes(&f);
-	for (uint32_t i = 0; i < nd; i++) {
-		if (i % LFT_COLS == 0)
-			lft_cols_get(l, lids + i, nd - i < LFT_COLS ? nd - i : LFT_COLS, f.blk);
-		f.blk_k = i % LFT_COLS;
-		set_dest(&f, lids[i]);
-		if (i == 0 || f.attach != cur) {
-			cur = f.attach;
-			bfs(&f, cur);
-		}
-		one_dest(&f, lids[i]);
-	}
+	two = ffr_threads(o ? o->threads : 0) >= 2 && !pthread_create(&th, NULL, cdg_job_run, &job);
+	all_dests(&f, lids, nd);
+	if (two)
+		pthread_join(th, NULL);
 	emit_no_table(&f);
 	if (f.rails)
 		emit_rail_mix(&f);
 	rc = set_metrics(&f);
 	if (!rc)
-		rc = chk_credit_loops(t, l, f.ok, o, r);
+		rc = credit_loops(&f, two ? &job : NULL);
+	else if (two)
+		chk_cdg_free(job.g);
 	r->routes_counted = !rc;
 	free(lids);
 	find_free(&f);

@@ -22,7 +22,9 @@ int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl1
 	x->n++;
 	x->sorted = false;
 	free(x->off);
+	free(x->inmask);
 	x->off = NULL;
+	x->inmask = NULL;
 	return 0;
 }
 
@@ -35,8 +37,11 @@ static int cmp_row(const void *a, const void *b)
 
 /*
  * Sort by key; a pair given twice keeps one of its rows.  Then index the
- * rows by out port (off[]); without memory for the index, lookups stay
- * binary searches over all rows.
+ * rows by out port (off[]) and mark, per out port, the in ports of its
+ * rows modulo 64 (inmask[]): a lookup of a pair without a row (most: a
+ * turn's out port also carries the routes that do not turn) mostly ends
+ * there.  Without memory for the index, lookups stay binary searches
+ * over all rows.
  */
 void chk_vlx_sort(struct chk_vlx *x)
 {
@@ -53,15 +58,24 @@ void chk_vlx_sort(struct chk_vlx *x)
 	x->n = m;
 	x->sorted = true;
 	free(x->off);
+	free(x->inmask);
 	x->nout = m ? (uint32_t)(x->v[m - 1].key >> 32) + 1 : 0;
 	x->off = malloc(((size_t)x->nout + 1) * sizeof(*x->off));
-	if (!x->off)
+	x->inmask = calloc((size_t)x->nout + 1, sizeof(*x->inmask));
+	if (!x->off || !x->inmask) {
+		free(x->off);
+		free(x->inmask);
+		x->off = NULL;
+		x->inmask = NULL;
 		return;
+	}
 	for (uint32_t o = 0, i = 0; o <= x->nout; o++) {
 		while (i < m && (x->v[i].key >> 32) < o)
 			i++;
 		x->off[o] = i;
 	}
+	for (uint32_t i = 0; i < m; i++)
+		x->inmask[x->v[i].key >> 32] |= 1ull << (x->v[i].key & 63);
 }
 
 const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out)
@@ -102,5 +116,6 @@ void chk_vlx_free(struct chk_vlx *x)
 {
 	free(x->v);
 	free(x->off);
+	free(x->inmask);
 	memset(x, 0, sizeof(*x));
 }

@@ -44,6 +44,7 @@ void route_opts_init(struct route_opts *o)
 	o->verify = true;
 	o->tree_digits = true;
 	o->shift_refine = true;
+	o->threads = 0;
 }
 
 void route_out_free(struct route_out *out)
@@ -210,19 +211,12 @@ static int switch_ports(struct rt *r)
 
 	r->swp_off = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
 	r->swp = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
-	r->cand_off = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
-	r->cand = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
-	r->cand_w = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
 	r->peer = malloc(((size_t)t->nports + 1) * sizeof(uint32_t));
-	r->order = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
-	r->sub = malloc(((size_t)r->nsw + 1) * sizeof(uint32_t));
 	r->has_ca = calloc((size_t)r->nsw + 1, 1);
-	if (!r->swp_off || !r->swp || !r->cand_off || !r->cand || !r->cand_w || !r->peer ||
-	    !r->order || !r->sub || !r->has_ca)
+	if (!r->swp_off || !r->swp || !r->peer || !r->has_ca)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->peer[p] = rt_peer(r, p);
-	r->lab_attach = TOPO_NONE;
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint32_t node = t->sw_node[s];
 
@@ -267,15 +261,7 @@ static int port_groups(struct rt *r)
 
 static void rt_free(struct rt *r)
 {
-	free(r->mode);
-	free(r->u0);
-	free(r->dist);
-	free(r->pref);
-	free(r->pref_stamp);
-	free(r->near_stamp);
-	free(r->near_pref);
-	free(r->bq.v);
-	free(r->bq.next);
+	rt_scratch_free(r);
 	free(r->upg_off);
 	free(r->upg);
 	free(r->upg_alt);
@@ -284,15 +270,7 @@ static void rt_free(struct rt *r)
 	free(r->gsize);
 	free(r->swp_off);
 	free(r->swp);
-	free(r->cand_off);
-	free(r->cand);
-	free(r->cand_w);
 	free(r->peer);
-	free(r->order);
-	free(r->sub);
-	free(r->col);
-	free(r->turn_bits);
-	free(r->rdir);
 	free(r->has_ca);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
@@ -303,31 +281,17 @@ static void rt_free(struct rt *r)
 
 static int rt_alloc(struct rt *r)
 {
-	size_t ns = (size_t)r->nsw + 1, np = (size_t)r->t->nports + 1;
-	bool ok;
+	size_t np = (size_t)r->t->nports + 1;
+	int rc = rt_scratch_alloc(r);
 
-	r->mode = calloc(ns, 1);
-	r->u0 = calloc(ns, 1);
-	r->dist = calloc(ns, sizeof(uint16_t));
-	r->pref = calloc(ns, sizeof(uint16_t));
-	r->pref_stamp = calloc(ns, sizeof(uint32_t));
-	r->near_stamp = calloc(ns, sizeof(uint32_t));
-	r->near_pref = calloc(ns, sizeof(uint16_t));
-	r->col = malloc((ns ? ns : 1) * LFT_COLS);
-	r->bq.cap = (uint32_t)(np + ns);
-	r->bq.v = malloc(r->bq.cap * sizeof(uint32_t));
-	r->bq.next = malloc(r->bq.cap * sizeof(uint32_t));
-	ok = r->mode && r->u0 && r->dist && r->pref && r->pref_stamp && r->near_stamp &&
-	     r->near_pref && r->col && r->bq.v && r->bq.next;
-	if (r->col)
-		memset(r->col, LFT_NONE, (ns ? ns : 1) * LFT_COLS);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		r->load[k] = calloc(np, sizeof(uint32_t));
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
 		r->pload[k] = calloc(np, sizeof(uint32_t));
-		ok = ok && r->load[k] && r->dsg[k] && r->pload[k];
+		if (!r->load[k] || !r->dsg[k] || !r->pload[k])
+			rc = -ENOMEM;
 	}
-	return ok ? 0 : -ENOMEM;
+	return rc;
 }
 
 static int compute_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
@@ -337,7 +301,7 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 			.rails = c->nrails >= 2 && o->rail_isolation != 0, .strict = strict,
 			.weighted = (o->class_weight[0] | o->class_weight[1] | o->class_weight[2]) != 0 };
 	struct rt_dest *d = NULL;
-	uint32_t nd = 0;
+	uint32_t nd = 0, bad = 0;
 	int rc;
 
 	out->lft = lft_new(t->nswitches, t->max_lid);
@@ -362,15 +326,11 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		if (c->level[t->sw_node[s]] >= r.nlev)
 			r.nlev = c->level[t->sw_node[s]] + 1u;
 	}
-	for (uint32_t i = 0; !rc && i < nd; i++)
-		if ((rc = rt_route_dest(&r, &d[i])) == -EINVAL)
-			snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
-				 "next hop toward LID %u", d[i].lid);
-	if (!rc) {
-		rt_col_flush(&r);
-		if (o->shift_refine)
-			rc = rt_shift_refine(&r, d, nd);
-	}
+	if (!rc && (rc = rt_route_all(&r, d, nd, &bad)) == -EINVAL)
+		snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
+			 "next hop toward LID %u", bad);
+	if (!rc && o->shift_refine)
+		rc = rt_shift_refine(&r, d, nd);
 	if (!rc)
 		rc = rt_sl_tables(&r);
 	if (!rc && out->rooted_lids)
@@ -393,17 +353,28 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	return rc;
 }
 
-/* One pass; a second, strict from the start, when the rooted layer asks (route_root.c). */
+/*
+ * One pass; again on one thread when the rooted layer was used on two
+ * (route_all.c); a last, strict from the start, when the rooted layer
+ * asks (route_root.c).
+ */
 static int ffroute_compute(const struct topo *t, const struct cls *c, const struct route_opts *o,
 			   struct route_out *out)
 {
+	struct route_opts one = *o;
 	int rc = compute_pass(t, c, o, out, false);
 
+	one.threads = 1;
+	if (rc == -ERESTART) {
+		route_out_free(out);
+		memset(out, 0, sizeof(*out));
+		rc = compute_pass(t, c, &one, out, false);
+	}
 	if (rc != -EAGAIN)
 		return rc;
 	route_out_free(out);
 	memset(out, 0, sizeof(*out));
-	return compute_pass(t, c, o, out, true);
+	return compute_pass(t, c, &one, out, true);
 }
 
 const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };

@@ -484,34 +484,37 @@ static bool up_by_target(const struct rt *r, uint32_t s, const struct rt_dest *d
 
 /*
  * up_by_target()'s keys: 0 for the candidates across which is @target, 1
- * for the others; the smallest key, in @nmin how many have it and in
- * @first the first of them.
+ * for the others; the smallest key, in @tie the indices that have it, in
+ * @nmin how many.
  */
-static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uint32_t *pk,
-			    uint32_t *nmin, uint32_t *first)
+static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uint32_t *tie,
+			    uint32_t *nmin)
 {
 	uint32_t hits = 0;
 
-	*first = 0;
-	for (uint32_t i = n; i-- > 0;) {
-		pk[i] = cw[i] != target;
-		if (!pk[i])
-			hits++, *first = i;
+	for (uint32_t i = 0; i < n; i++)
+		if (cw[i] == target)
+			tie[hits++] = i;
+	if (hits) {
+		*nmin = hits;
+		return 0;
 	}
-	*nmin = hits ? hits : n;
-	return hits ? 0 : 1;
+	for (uint32_t i = 0; i < n; i++)
+		tie[i] = i;
+	*nmin = n;
+	return 1;
 }
 
 /*
- * The first keys (primary_key()) of the candidates of @s into @pk: the
- * smallest, in @nmin how many have it, in @best the first of them.  When
+ * The candidates of @s with the smallest first keys (primary_key()): their
+ * indices in @tie, in @nmin how many, in @best the first of them.  When
  * up_by_target() holds, only the target matters: its one port if that is
- * a candidate (then @pk is not filled), else target_keys().
+ * a candidate (then @tie is not filled), else target_keys().
  */
-static uint32_t primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank,
-			     uint32_t *pk, uint32_t *nmin, uint32_t *best)
+static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank,
+			 uint32_t *tie, uint32_t *nmin, uint32_t *best)
 {
-	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], first = 0, minkey = UINT32_MAX;
+	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], minkey = UINT32_MAX;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint32_t ti = r->ndesig > 1 ? rt_up_index(r, s, rank) : TOPO_NONE;
 	uint32_t target = ti == TOPO_NONE ? TOPO_NONE : r->upg[ti];
@@ -520,22 +523,23 @@ static uint32_t primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst
 		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target)) {
 			*nmin = 1;
 			*best = r->upg_port[ti];
-			return 0;
+			return;
 		}
-		minkey = target_keys(r->cand_w + r->cand_off[s], ncand, target, pk, nmin, &first);
+		minkey = target_keys(r->cand_w + r->cand_off[s], ncand, target, tie, nmin);
 		if (minkey == 0 || peer_pref(r, s) == RT_INF) {
-			*best = cand[first];	/* the target won, or (none) all tie */
-			return minkey;
+			*best = cand[tie[0]];	/* the target won, or (none) all tie */
+			return;
 		}
 	}
 	minkey = UINT32_MAX;
 	for (uint32_t i = 0; i < ncand; i++) {	/* rail, preference, target first */
-		pk[i] = primary_key(r, dst, cand[i], target);
-		if (pk[i] < minkey)
-			minkey = pk[i], *nmin = 0, *best = cand[i];
-		*nmin += pk[i] == minkey;
+		uint32_t k = primary_key(r, dst, cand[i], target);
+
+		if (k < minkey)
+			minkey = k, *nmin = 0, *best = cand[i];
+		if (k == minkey)
+			tie[(*nmin)++] = i;
 	}
-	return minkey;
 }
 
 static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
@@ -544,25 +548,23 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint8_t lv = r->c->level[rt_node(r, s)];
-	uint32_t rank = r->dk_rank[lv], rm = 0, minkey, nmin = 0;
+	uint32_t rank = r->dk_rank[lv], rm = 0, nmin = 0;
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
-	uint32_t pk[TOPO_MAX_PORTS + 1];
+	uint32_t tie[TOPO_MAX_PORTS + 1];
 	struct ckey bk = { 0, 0, 0, 0, 0 };
 
 	if (!ncand)
 		return LFT_NONE;
-	minkey = primary_keys(r, s, dst, rank, pk, &nmin, &best);
+	primary_keys(r, s, dst, rank, tie, &nmin, &best);
 	if (nmin > 1) {
 		best = TOPO_NONE;
 		rm = rank % ncand;
 	}
-	for (uint32_t i = 0; i < ncand && nmin > 1; i++) {	/* ties: load, then rotations */
-		uint32_t p = cand[i], w = r->peer[p], g = r->gsize[p];
+	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
+		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];
 		uint8_t low = lv;
 		struct ckey k;
 
-		if (pk[i] != minkey)
-			continue;
 		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
 		if (r->c->dir[p] == CLS_DIR_DOWN)	/* the digit of the lower end's level */
 			low = r->c->level[rt_node(r, w)];

@@ -167,6 +167,12 @@ int rt_route_dest(struct rt *r, const struct rt_dest *d);
 int rt_rooted_dirs(struct rt *r);
 /** rt_rooted_needed - whether the current labels leave a CA's switch to the fallback */
 bool rt_rooted_needed(struct rt *r);
+/** rt_scratch_alloc / rt_scratch_free - one router's per-destination scratch (route_all.c) */
+int rt_scratch_alloc(struct rt *r);
+void rt_scratch_free(struct rt *r);
+/** rt_route_all - route every destination, on two threads when it pays (route_all.c);
+ * -ERESTART: route again on one thread; @bad_lid: the LID an error is about */
+int rt_route_all(struct rt *r, const struct rt_dest *d, uint32_t nd, uint32_t *bad_lid);
 /** rt_sl_alloc - the SL table, before routing (turn routes set their SL) */
 int rt_sl_alloc(struct rt *r);
 /** rt_col_flush - copy the buffered LFT columns into the LFT (route_dest.c) */
