@@ -57,19 +57,25 @@ struct edge_set {
 	size_t nwords;
 };
 
+/* The SLs the SL table of @ng groups uses, as a mask (SL 0 without a table). */
+static uint16_t used_sls(const struct topo *t, const struct chk_opts *o, uint32_t ng)
+{
+	size_t n = (size_t)ng * (t->max_lid + 1);
+	uint16_t sls = 0;
+
+	if (!o || !o->sl)
+		return 1;
+	for (size_t i = 0; i < n; i++)
+		sls |= (uint16_t)(1u << (o->sl[i] & 15));
+	return sls;
+}
+
 /* The VLs a channel can carry: the SL2VL rows at the SLs the SL table uses. */
 static void vl_set(const struct topo *t, const struct chk_opts *o, uint32_t ng,
 		   struct edge_set *es)
 {
-	uint16_t sls = 1, vls = 0;
+	uint16_t sls = o && o->sl2vl ? used_sls(t, o, ng) : 1, vls = 0;
 
-	if (o && o->sl2vl && o->sl) {
-		size_t n = (size_t)ng * (t->max_lid + 1);
-
-		sls = 0;
-		for (size_t i = 0; i < n; i++)
-			sls |= (uint16_t)(1u << (o->sl[i] & 15));
-	}
 	if (!o || !o->sl2vl)
 		vls = 1;
 	for (uint32_t p = 0; o && o->sl2vl && p < t->nports; p++)
@@ -193,8 +199,10 @@ struct inj_list {
 struct inject {
 	uint32_t ng;
 	struct inj_list ca, self;
-	uint32_t *mark;		/* [nports * 16]: stamp of the LID walked from (channel, SL) */
+	uint32_t *mark;		/* [nports * nsl]: stamp of the LID walked from (channel, SL) */
 	uint32_t stamp;
+	uint8_t six[16];	/* SL -> dense index over the SLs the SL table uses */
+	unsigned nsl;
 };
 
 static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t ng, bool self,
@@ -251,13 +259,25 @@ static void list_free(struct inj_list *li)
 	free(li->port);
 }
 
+/* The SLs the walks can carry, densely. */
+static void sl_index(const struct topo *t, const struct chk_opts *o, struct inject *in)
+{
+	uint16_t sls = used_sls(t, o, in->ng);
+
+	in->nsl = 0;
+	for (unsigned sl = 0; sl < 16; sl++)
+		in->six[sl] = (sls & (1u << sl)) ? (uint8_t)in->nsl++ : 0;
+}
+
 static int inject_init(const struct topo *t, const struct chk_opts *o, struct inject *in)
 {
 	uint32_t *first;
 	int rc;
 
 	in->ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
-	in->mark = calloc((size_t)t->nports * 16 + 1, sizeof(uint32_t));
+	sl_index(t, o, in);
+	/* a dense SL index keeps the memo small: it is written at every step */
+	in->mark = calloc((size_t)t->nports * in->nsl + 1, sizeof(uint32_t));
 	first = malloc(((size_t)in->ng * t->nswitches + 1) * sizeof(uint32_t));
 	in->stamp = 0;
 	rc = in->mark && first ? 0 : -ENOMEM;
@@ -290,6 +310,7 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 		       const struct inj_list *li, uint32_t g, uint32_t lid, struct edge_set *es)
 {
 	uint32_t nlids = t->max_lid + 1, sl = o && o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0;
+	size_t si = in->six[sl], nsl = in->nsl;
 
 	for (uint32_t i = li->off[g]; i < li->off[g + 1]; i++) {
 		uint32_t s = li->sw[i], p, vp, from = li->port[i];
@@ -311,9 +332,9 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 			vq = chk_vl_in(o, t->port_remote[p], q, g, nlids, lid);
 			set_add(es, t, p, vp, q - t->port_off[t->sw_node[n]], vq);
 			/* what follows q depends on (p, SL) only: once per LID */
-			if (in->mark[(size_t)p * 16 + sl] == in->stamp)
+			if (in->mark[p * nsl + si] == in->stamp)
 				break;
-			in->mark[(size_t)p * 16 + sl] = in->stamp;
+			in->mark[p * nsl + si] = in->stamp;
 			from = t->port_remote[p];
 			s = n;
 		}
