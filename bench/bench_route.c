@@ -2,9 +2,11 @@
 /*
  * bench_route.c - how fast is the engine, and how much memory does it take?
  *
- *   bench_route CASE [N]   generate the fabric of CASE, give it LIDs, then N
+ *   bench_route CASE [N [THREADS]]
+ *                          generate the fabric of CASE, give it LIDs, then N
  *                          times (default 5) classify + route + verify
- *                          (route_run with defaults); print best and median
+ *                          (route_run with defaults; THREADS 1 or 2 instead
+ *                          of as many as the CPUs allow); print best and median
  *                          wall time of each phase, and the peak RSS growth
  *                          of the first run against the LFT block's size
  *   CASE: frame      full frame (director), 60 switches, 860 LIDs
@@ -17,16 +19,17 @@
  * after the first run; the topology is built before and is not counted;
  * its heap bytes (mallinfo2) are printed, as the memory bar counts it.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <malloc.h>
 #include <sys/resource.h>
 
 #include <ffroute/class.h>
 #include <ffroute/gen.h>
 #include <ffroute/route.h>
 
+#include "base/util.h"
 #include "bench.h"
 
 #define MAX_RUNS 32
@@ -72,7 +75,7 @@ static struct topo *make(const char *name, struct diag_list *dl)
 
 int main(int argc, char **argv)
 {
-	int n = argc > 2 ? atoi(argv[2]) : 5;
+	int n = argc > 2 ? atoi(argv[2]) : 5, threads = argc > 3 ? atoi(argv[3]) : 0;
 	double tc[MAX_RUNS], tr[MAX_RUNS], tall[MAX_RUNS], tnv[MAX_RUNS];
 	long before, after = 0;
 	size_t heap0 = mallinfo2().uordblks, topo_bytes;
@@ -80,10 +83,10 @@ int main(int argc, char **argv)
 	struct route_opts o;
 	struct diag_list dl;
 	struct topo *t;
-	unsigned nvls = 0;
+	unsigned nvls = 0, th;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k [N]\n");
+		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k [N [THREADS]]\n");
 		return 2;
 	}
 	if (n < 1 || n > MAX_RUNS)
@@ -97,6 +100,8 @@ int main(int argc, char **argv)
 	}
 	topo_bytes = mallinfo2().uordblks - heap0;	/* what the topology keeps on the heap */
 	route_opts_init(&o);
+	o.threads = threads > 0 ? (unsigned)threads : 0;
+	th = ffr_threads(o.threads);
 	before = peak_kib();
 	for (int i = 0; i < n; i++) {
 		struct cls c;
@@ -131,11 +136,11 @@ int main(int argc, char **argv)
 	bench_sort(tr, n);
 	bench_sort(tall, n);
 	bench_sort(tnv, n);
-	printf("route %s (%u switches, %u CAs, %u LIDs, %u VLs): classify + route + verify "
+	printf("route %s (%u switches, %u CAs, %u LIDs, %u VLs, %u thread%s): classify + route + verify "
 	       "best %.4f s median %.4f s (classify %.4f, route %.4f, verify %.4f); peak RSS +%.1f MiB "
 	       "for a %.1f MiB LFT block and a %.1f MiB topology (%d runs)\n",
 	       argv[1], t->nswitches, t->ncas, t->max_lid,
-	       nvls, tall[0], tall[n / 2], tc[n / 2], tnv[n / 2], tr[n / 2] - tnv[n / 2],
+	       nvls, th, th == 1 ? "" : "s", tall[0], tall[n / 2], tc[n / 2], tnv[n / 2], tr[n / 2] - tnv[n / 2],
 	       (after - before) / 1024.0,
 	       (double)t->nswitches * (t->max_lid + 1) / (1024.0 * 1024.0),
 	       topo_bytes / (1024.0 * 1024.0), n);

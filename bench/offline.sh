@@ -19,7 +19,8 @@ gen_ff2=$("$build/bench/bench_gen" 9)
 check_ff2=$("$build/bench/bench_check" 9)
 route_ff2=$("$build/bench/bench_route" ff2 9)
 route_700=$("$build/bench/bench_route" ft3-700 3)
-route_16k=$("$build/bench/bench_route" ft3-16k 1)
+route_16k=$("$build/bench/bench_route" ft3-16k 3)
+route_16k_1=$("$build/bench/bench_route" ft3-16k 1 1)	# one thread, for comparison
 ff=$build/tools/ffroute
 # routing quality: ffroute route --check on the reference fabrics (+ generated degraded frames)
 "$ff" fabric frame --size full --drop-links 0.01 --seed 1 -o "$work/frame-full-degraded1.net" 2>/dev/null
@@ -73,6 +74,7 @@ quality=$(
 	echo "- $route_ff2"
 	echo "- $route_700"
 	echo "- $route_16k"
+	echo "- $route_16k_1"
 	echo
 	echo "## Routing quality (ffroute route --check; seeds 1; all shifts up to 1024 HCAs, else 64 sampled)"
 	echo
@@ -90,6 +92,7 @@ cat "$out"
 	echo "- $route_ff2 [<= 50 ms]"
 	echo "- $route_700 [<= 1 s]"
 	echo "- $route_16k [<= 2 s; memory <= 3 x LFT + topology]"
+	echo "- $route_16k_1 [the same on one thread]"
 	echo
 	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1):"
 	echo

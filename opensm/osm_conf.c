@@ -9,6 +9,7 @@
  *   class_weights C,S,O        all-class tie-break weights (default 0,0,0: off)
  *   tree_digits on|off         search D-mod-K digits for HFReduce's tree (default on)
  *   shift_refine on|off        degraded two-level zones: leaf entries for shifts (default on)
+ *   threads auto|1|2           engine threads (default auto: 2 when 2 CPUs are online)
  *   roles FILE                 classification overrides (see ffroute(1))
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
@@ -95,6 +96,10 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return conf_error(osm, path, ln, 1, "shift_refine is on or off, not", val);
 		conf->shift_refine = val[1] == 'n';
+	} else if (!strcmp(key, "threads")) {
+		if (strcmp(val, "auto") && strcmp(val, "1") && strcmp(val, "2"))
+			return conf_error(osm, path, ln, 1, "threads is auto, 1 or 2, not", val);
+		conf->threads = val[0] == 'a' ? 0 : (unsigned)(val[0] - '0');
 	} else if (!strcmp(key, "roles")) {
 		return load_roles(osm, val, conf);
 	} else {

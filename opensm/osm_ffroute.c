@@ -144,6 +144,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.rail_isolation = c->conf.rail_isolation;
 	o.tree_digits = c->conf.tree_digits;
 	o.shift_refine = c->conf.shift_refine;
+	o.threads = c->conf.threads;
 	memcpy(o.class_weight, c->conf.class_weight, sizeof(o.class_weight));
 	o.log = log_core;
 	o.log_ctx = c;
@@ -312,8 +313,9 @@ static void *ffr_create(struct osm_opensm *osm)
 		return NULL;
 	}
 	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u, "
-		"class weights %u,%u,%u)\n", c->conf.vl_limit, c->conf.class_weight[0],
-		c->conf.class_weight[1], c->conf.class_weight[2]);
+		"class weights %u,%u,%u, threads %s)\n", c->conf.vl_limit, c->conf.class_weight[0],
+		c->conf.class_weight[1], c->conf.class_weight[2],
+		c->conf.threads == 1 ? "1" : c->conf.threads == 2 ? "2" : "auto");
 	return c;
 }
 

@@ -19,6 +19,7 @@ struct ffr_conf {
 	unsigned class_weight[3];	/* compute, storage, other (default 0,0,0) */
 	bool tree_digits;		/* route_opts.tree_digits (default true) */
 	bool shift_refine;		/* route_opts.shift_refine (default true) */
+	unsigned threads;		/* route_opts.threads (default 0: auto) */
 	bool have_roles;
 	struct cls_overrides roles;	/* classification overrides */
 };

@@ -235,18 +235,20 @@ static int switch_ports(struct rt *r)
 	return 0;
 }
 
-/* Index of each port within its port group (parallel links), and the group's size. */
+/* Per port: index within its port group (parallel links), the group's size, its number. */
 static int port_groups(struct rt *r)
 {
 	const struct topo *t = r->t;
 
 	r->gidx = calloc((size_t)t->nports + 1, 1);
 	r->gsize = calloc((size_t)t->nports + 1, 1);
-	if (!r->gidx || !r->gsize)
+	r->pnum = calloc((size_t)t->nports + 1, 1);
+	if (!r->gidx || !r->gsize || !r->pnum)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++) {
 		uint32_t g = r->c->group[p];
 
+		r->pnum[p] = (uint8_t)topo_port_num(t, p);
 		if (g == p) {
 			r->gsize[p] = 1;
 			continue;
@@ -268,6 +270,7 @@ static void rt_free(struct rt *r)
 	free(r->upg_port);
 	free(r->gidx);
 	free(r->gsize);
+	free(r->pnum);
 	free(r->swp_off);
 	free(r->swp);
 	free(r->peer);
@@ -381,13 +384,15 @@ const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
 
 /* ---- run + verify ------------------------------------------------------------------ */
 
-static int verify(const struct topo *t, const struct cls *c, struct route_out *out)
+static int verify(const struct topo *t, const struct cls *c, unsigned threads,
+		  struct route_out *out)
 {
 	struct chk_opts co;
 	struct chk_report rep;
 	int rc;
 
 	chk_opts_init(&co);
+	co.threads = threads;
 	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
 	co.metrics = false;		/* findings only (no per-VL route counts) */
 	co.sl = out->sl;
@@ -431,7 +436,7 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 		rc = -EINVAL;
 	}
 	if (!rc && o->verify)
-		rc = verify(t, c, out);
+		rc = verify(t, c, o->threads, out);
 	return rc;
 }
 

@@ -542,9 +542,9 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	}
 }
 
-static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
+/* The port switch @s sends @dst out of (a port index), TOPO_NONE if none. */
+static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
-	const struct topo *t = r->t;
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint8_t lv = r->c->level[rt_node(r, s)];
@@ -554,7 +554,7 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	struct ckey bk = { 0, 0, 0, 0, 0 };
 
 	if (!ncand)
-		return LFT_NONE;
+		return TOPO_NONE;
 	primary_keys(r, s, dst, rank, tie, &nmin, &best);
 	if (nmin > 1) {
 		best = TOPO_NONE;
@@ -590,7 +590,7 @@ static uint8_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	 * balance); a leaf balances its own routes (per-class up-link balance) */
 	r->load[dst->tc][r->c->group[best]] += lv == 1 ? 1 : r->sub[s];
 	r->pload[dst->tc][best]++;
-	return (uint8_t)topo_port_num(t, best);
+	return best;
 }
 
 /*
@@ -654,7 +654,7 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	for (uint32_t i = 0; i < r->norder; i++)
 		r->sub[r->order[i]] = 1;
 	for (uint32_t i = 0; i < r->norder; i++) {	/* farthest first: weights known */
-		uint32_t s = r->order[i];
+		uint32_t s = r->order[i], p;
 		uint8_t e;
 
 		switch ((enum rt_mode)r->mode[s]) {
@@ -664,9 +664,10 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			e = dst->port;
 			break;
 		default:
-			e = choose(r, s, dst);
-			if (e != LFT_NONE && r->peer[topo_port(r->t, rt_node(r, s), e)] != TOPO_NONE)
-				r->sub[r->peer[topo_port(r->t, rt_node(r, s), e)]] += r->sub[s];
+			p = choose(r, s, dst);
+			e = p == TOPO_NONE ? LFT_NONE : r->pnum[p];
+			if (p != TOPO_NONE && r->peer[p] != TOPO_NONE)
+				r->sub[r->peer[p]] += r->sub[s];
 			r->turned |= r->mode[s] >= RM_TURN;
 			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
 				struct route_out *o = r->out;

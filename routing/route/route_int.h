@@ -77,6 +77,7 @@ struct rt {
 	uint32_t *upg_alt;		/* parallel to upg: position used instead */
 	uint32_t *upg_port;		/* parallel to upg: the one port to it, else RT_NOPORT */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
+	uint8_t *pnum;			/* [nports]: port number (topo_port_num, one load) */
 	uint64_t any_routes;	/* switches routed by the fallback */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */
 	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */

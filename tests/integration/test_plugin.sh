@@ -81,7 +81,7 @@ awk -v br="$br" '/^Switch/ { sw = $0 } /^$/ { sw = "" }
 [ "$(diff "$top_srcdir/fabrics/ff2-bridge-small.net" "$SIM_DIR/ff2-slow.net" | grep -c '^>')" = 8 ] ||
 	fail "could not slow the 4 links of bridge $br"
 sim_start "$SIM_DIR/ff2-slow.net" || fail "ibsim did not start (ff2)"
-printf '# storage routes weigh 8 in the all-class tie-break\nclass_weights 1,8,1\n' \
+printf '# storage routes weigh 8 in the all-class tie-break\nclass_weights 1,8,1\nthreads 1\n' \
 	>"$SIM_DIR/weights.conf"
 SIM_OSM_CONF="event_plugin_name ffroute
 event_plugin_options $SIM_DIR/weights.conf
@@ -89,8 +89,8 @@ routing_engine ffroute,updn
 qos TRUE"
 sim_opensm_bg || fail "OpenSM did not bring ff2 up (background)"
 grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not route ff2"
-grep -q "ffroute: routing engine registered (VL limit 2, class weights 1,8,1)" "$log" ||
-	fail "the class weights of ffroute.conf were not taken"
+grep -q "ffroute: routing engine registered (VL limit 2, class weights 1,8,1, threads 1)" "$log" ||
+	fail "the class weights and threads of ffroute.conf were not taken"
 grep -q "ffroute: pass 1: [0-9]* LFT blocks changed; 26 switches, 56 CAs, 82 LIDs, 2 VLs, 2 zones" "$log" ||
 	fail "no two-zone summary line"
 [ -f "$SIM_DIR/dump/ffroute.sl" ] || fail "no ffroute.sl in the dump directory"
