@@ -63,6 +63,8 @@ struct chk_vlx {
 /** chk_vlx_add - record the row of (@in, @out); call chk_vlx_sort() after the last */
 int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16);
 void chk_vlx_sort(struct chk_vlx *x);
+/** chk_vlx_reserve - room for @n rows in all (no slack when the count is known) */
+int chk_vlx_reserve(struct chk_vlx *x, uint32_t n);
 /** chk_vlx_find - the row of (@in, @out), or NULL (use the base row) */
 const uint8_t *chk_vlx_find(const struct chk_vlx *x, uint32_t in, uint32_t out);
 void chk_vlx_free(struct chk_vlx *x);
@@ -289,12 +291,17 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		     const struct chk_opts *o, struct chk_report *r);
 /**
- * chk_cdg_collect / chk_cdg_judge / chk_cdg_free - chk_credit_loops() in
- * two steps: the CDG's edges (@ok NULL: every route of a switch with a
- * table taken as valid), then its cycles into @r.  chk_findings collects
- * on a second thread while it resolves the routes (check.h: threads).
+ * chk_cdg_prepare / chk_cdg_fill / chk_cdg_collect / chk_cdg_judge /
+ * chk_cdg_free - chk_credit_loops() in steps: the CDG's memory, its edges
+ * (@ok NULL: every route of a switch with a table taken as valid; fill
+ * allocates nothing, so a thread of its own takes no heap of its own),
+ * both at once, then its cycles into @r.  chk_findings fills on a second
+ * thread while it resolves the routes (chk_opts.threads).
  */
 struct chk_cdg;
+int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_cdg **g);
+int chk_cdg_fill(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		 const struct chk_opts *o, struct chk_cdg *g);
 int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		    const struct chk_opts *o, struct chk_cdg **g);
 int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r);

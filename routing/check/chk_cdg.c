@@ -203,6 +203,7 @@ struct inject {
 	uint32_t stamp;
 	uint8_t six[16];	/* SL -> dense index over the SLs the SL table uses */
 	unsigned nsl;
+	uint8_t *blk;		/* [nsw * LFT_COLS]: LFT columns of the current LIDs */
 };
 
 static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t ng, bool self,
@@ -278,9 +279,10 @@ static int inject_init(const struct topo *t, const struct chk_opts *o, struct in
 	sl_index(t, o, in);
 	/* a dense SL index keeps the memo small: it is written at every step */
 	in->mark = calloc((size_t)t->nports * in->nsl + 1, sizeof(uint32_t));
+	in->blk = malloc(((size_t)t->nswitches + 1) * LFT_COLS);
 	first = malloc(((size_t)in->ng * t->nswitches + 1) * sizeof(uint32_t));
 	in->stamp = 0;
-	rc = in->mark && first ? 0 : -ENOMEM;
+	rc = in->mark && in->blk && first ? 0 : -ENOMEM;
 	if (!rc)
 		rc = list_build(t, o, in->ng, false, first, &in->ca);
 	if (!rc)
@@ -294,6 +296,8 @@ static void inject_free(struct inject *in)
 	list_free(&in->ca);
 	list_free(&in->self);
 	free(in->mark);
+	free(in->blk);
+	memset(in, 0, sizeof(*in));
 }
 
 /*
@@ -345,11 +349,9 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 static int collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
 			 const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es)
 {
-	uint8_t *blk = malloc(((size_t)t->nswitches + 1) * LFT_COLS);
+	uint8_t *blk = in->blk;
 	uint32_t lids[LFT_COLS];
 
-	if (!blk)
-		return -ENOMEM;
 	for (uint32_t lid0 = 1; lid0 <= t->max_lid; lid0 += LFT_COLS) {
 		uint32_t n = t->max_lid + 1 - lid0 < LFT_COLS ? t->max_lid + 1 - lid0 : LFT_COLS;
 
@@ -365,7 +367,6 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 					   lids[k], es);
 		}
 	}
-	free(blk);
 	return 0;
 }
 
@@ -608,22 +609,11 @@ out:
 	return rc;
 }
 
-static int set_copy(const struct edge_set *a, struct edge_set *b, const struct topo *t)
-{
-	*b = *a;
-	b->bits = malloc(a->nwords * sizeof(uint64_t));
-	b->row = malloc(((size_t)t->nports + 1) * sizeof(uint64_t));
-	if (!b->bits || !b->row)
-		return -ENOMEM;
-	memcpy(b->bits, a->bits, a->nwords * sizeof(uint64_t));
-	memcpy(b->row, a->row, (size_t)t->nports * sizeof(uint64_t));
-	return 0;
-}
-
 /* The edges of a routing's CDG: CA-injected routes, and with switch-injected ones. */
 struct chk_cdg {
 	struct edge_set ca, all;
 	bool sw;		/* all is collected */
+	struct inject in;	/* until the edges are collected */
 };
 
 void chk_cdg_free(struct chk_cdg *g)
@@ -632,14 +622,13 @@ void chk_cdg_free(struct chk_cdg *g)
 		return;
 	set_free(&g->ca);
 	set_free(&g->all);
+	inject_free(&g->in);
 	free(g);
 }
 
-int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok,
-		    const struct chk_opts *o, struct chk_cdg **out)
+int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_cdg **out)
 {
 	struct chk_cdg *g = calloc(1, sizeof(*g));
-	struct inject in;
 	int rc;
 
 	*out = NULL;
@@ -650,23 +639,43 @@ int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok
 		return -EOVERFLOW;
 	}
 	g->sw = !(o && o->no_switch_cdg);
-	memset(&in, 0, sizeof(in));
-	rc = inject_init(t, o, &in);
+	rc = inject_init(t, o, &g->in);
 	if (!rc)
-		rc = set_init(t, o, in.ng, &g->ca);
-	if (!rc)
-		rc = collect_edges(t, l, ok, o, &in, false, &g->ca);
+		rc = set_init(t, o, g->in.ng, &g->ca);
 	if (!rc && g->sw)
-		rc = set_copy(&g->ca, &g->all, t);
-	if (!rc && g->sw)
-		rc = collect_edges(t, l, ok, o, &in, true, &g->all);
-	inject_free(&in);
+		rc = set_init(t, o, g->in.ng, &g->all);
 	if (rc) {
 		chk_cdg_free(g);
 		return rc;
 	}
 	*out = g;
 	return 0;
+}
+
+int chk_cdg_fill(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		 const struct chk_opts *o, struct chk_cdg *g)
+{
+	int rc = collect_edges(t, l, ok, o, &g->in, false, &g->ca);
+
+	if (!rc && g->sw) {	/* the switch-injected graph holds the CA-injected one */
+		for (size_t i = 0; i < g->ca.nwords; i++)
+			g->all.bits[i] |= g->ca.bits[i];
+		rc = collect_edges(t, l, ok, o, &g->in, true, &g->all);
+	}
+	inject_free(&g->in);
+	return rc;
+}
+
+int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		    const struct chk_opts *o, struct chk_cdg **g)
+{
+	int rc = chk_cdg_prepare(t, o, g);
+
+	if (!rc && (rc = chk_cdg_fill(t, l, ok, o, *g))) {
+		chk_cdg_free(*g);
+		*g = NULL;
+	}
+	return rc;
 }
 
 int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r)

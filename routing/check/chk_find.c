@@ -911,7 +911,7 @@ static void *cdg_job_run(void *arg)
 {
 	struct cdg_job *j = arg;
 
-	j->rc = chk_cdg_collect(j->t, j->l, NULL, j->o, &j->g);
+	j->rc = chk_cdg_fill(j->t, j->l, NULL, j->o, j->g);
 	return NULL;
 }
 
@@ -980,7 +980,11 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	}
 	if (f.rails)
 		rail_planes(&f);
-	two = ffr_threads(o ? o->threads : 0) >= 2 && !pthread_create(&th, NULL, cdg_job_run, &job);
+	two = ffr_threads(o ? o->threads : 0) >= 2 && !chk_cdg_prepare(t, o, &job.g);
+	if (two && pthread_create(&th, NULL, cdg_job_run, &job)) {
+		chk_cdg_free(job.g);
+		two = false;
+	}
 	all_dests(&f, lids, nd);
 	if (two)
 		pthread_join(th, NULL);

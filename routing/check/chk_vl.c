@@ -28,6 +28,20 @@ int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl1
 	return 0;
 }
 
+int chk_vlx_reserve(struct chk_vlx *x, uint32_t n)
+{
+	struct chk_vlx_row *v;
+
+	if (n <= x->cap)
+		return 0;
+	v = realloc(x->v, (size_t)n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	x->v = v;
+	x->cap = n;
+	return 0;
+}
+
 static int cmp_row(const void *a, const void *b)
 {
 	uint64_t x = ((const struct chk_vlx_row *)a)->key, y = ((const struct chk_vlx_row *)b)->key;
@@ -45,13 +59,16 @@ static int cmp_row(const void *a, const void *b)
  */
 void chk_vlx_sort(struct chk_vlx *x)
 {
-	uint32_t m = 0;
+	uint32_t m = 0, k = 1;
 
 	if (!x->n) {
 		x->sorted = true;
 		return;
 	}
-	qsort(x->v, x->n, sizeof(*x->v), cmp_row);
+	while (k < x->n && x->v[k - 1].key <= x->v[k].key)
+		k++;
+	if (k < x->n)	/* rows given in order (the engine's) need no sort buffer */
+		qsort(x->v, x->n, sizeof(*x->v), cmp_row);
 	for (uint32_t i = 0; i < x->n; i++)
 		if (!m || x->v[m - 1].key != x->v[i].key)
 			x->v[m++] = x->v[i];

@@ -217,9 +217,12 @@ static int switch_ports(struct rt *r)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->peer[p] = rt_peer(r, p);
+	r->turn_stride = 1;
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint32_t node = t->sw_node[s];
 
+		if (t->node_nports[node] / 8u + 1 > r->turn_stride)
+			r->turn_stride = t->node_nports[node] / 8u + 1;
 		r->swp_off[s] = n;
 		r->zoneless |= r->c->zone[node] < 0;
 		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++)
@@ -282,19 +285,24 @@ static void rt_free(struct rt *r)
 	}
 }
 
-static int rt_alloc(struct rt *r)
+/* Balance counters of the classes some destination has (the others stay NULL). */
+static int class_counters(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
 	size_t np = (size_t)r->t->nports + 1;
-	int rc = rt_scratch_alloc(r);
+	bool used[CLS_TC_COUNT] = { false };
 
+	for (uint32_t i = 0; i < nd; i++)
+		used[d[i].tc] = true;
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
+		if (!used[k])
+			continue;
 		r->load[k] = calloc(np, sizeof(uint32_t));
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
 		r->pload[k] = calloc(np, sizeof(uint32_t));
 		if (!r->load[k] || !r->dsg[k] || !r->pload[k])
-			rc = -ENOMEM;
+			return -ENOMEM;
 	}
-	return rc;
+	return 0;
 }
 
 static int compute_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
@@ -308,17 +316,19 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	int rc;
 
 	out->lft = lft_new(t->nswitches, t->max_lid);
-	rc = out->lft ? rt_alloc(&r) : -ENOMEM;
-	if (!rc)
-		rc = rt_sl_alloc(&r);
+	rc = out->lft ? rt_sl_alloc(&r) : -ENOMEM;
 	if (!rc)
 		rc = rt_up_groups(&r);
 	if (!rc)
 		rc = port_groups(&r);
 	if (!rc)
 		rc = switch_ports(&r);
+	if (!rc)
+		rc = rt_scratch_alloc(&r);	/* sized by the switch ports */
 	if (!rc && !(d = destinations(t, c, &nd)))
 		rc = -ENOMEM;
+	if (!rc)
+		rc = class_counters(&r, d, nd);
 	if (!rc && o->tree_digits)
 		rc = rt_dbt_digits(&r, d, nd);
 	if (!rc && c->nzones > 1)

@@ -29,9 +29,15 @@
 #include "base/util.h"
 #include "route/route_int.h"
 
+/*
+ * Candidates are switch-to-switch ports (swp), and so is every bucket
+ * queue entry but one seed per switch (a label improves at most once per
+ * port examined, each switch is examined once per phase): sized by those,
+ * not by all ports.  Needs switch_ports() first.
+ */
 int rt_scratch_alloc(struct rt *r)
 {
-	size_t ns = (size_t)r->nsw + 1, np = (size_t)r->t->nports + 1;
+	size_t ns = (size_t)r->nsw + 1, np = (size_t)r->swp_off[r->nsw] + 1;
 
 	r->mode = calloc(ns, 1);
 	r->u0 = calloc(ns, 1);
@@ -124,7 +130,7 @@ static bool two_threads(const struct rt *r, const struct rt_dest *d, uint32_t nd
 /* Add the worker's counters and turn pairs to @r's. */
 static int merge(struct rt *r, struct rt *w)
 {
-	size_t n = (size_t)r->t->nports * 32;
+	size_t n = (size_t)r->t->nports * r->turn_stride;
 
 	r->out->routes += w->out->routes;
 	r->out->turn_routes += w->out->turn_routes;

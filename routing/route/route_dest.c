@@ -580,7 +580,9 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 		}
 		k.wload = 0;
 		for (unsigned c = 0; c < CLS_TC_COUNT && r->weighted; c++)
-			k.wload += (uint64_t)r->o->class_weight[c] * r->load[c][r->c->group[p]];
+			if (r->load[c])	/* NULL: the fabric has no destination of class c */
+				k.wload += (uint64_t)r->o->class_weight[c] *
+					   r->load[c][r->c->group[p]];
 		k.pload = r->pload[dst->tc][p];
 		k.rot = rot_fast(i, ncand, rm);
 		if (best == TOPO_NONE || ckey_less(&k, &bk))

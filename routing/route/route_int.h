@@ -90,8 +90,10 @@ struct rt {
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 	uint32_t *order, norder;	/* labelled switches by decreasing distance */
 	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */
-	uint8_t *turn_bits;		/* [nports * 32]: (in port, out port number) pairs where a
-					 * route turns (up->up or down->down); lazily allocated */
+	uint8_t *turn_bits;		/* [nports * turn_stride]: (in port, out port number)
+					 * pairs where a route turns (up->up or down->down);
+					 * lazily allocated */
+	uint32_t turn_stride;		/* bytes per in port: (most switch ports + 1) / 8, rounded up */
 	bool turned;			/* the current destination has turn routes */
 	/* LFT columns of the last destinations, [nsw][LFT_COLS]: written switch
 	 * by switch per destination, copied row by row (one row per switch is

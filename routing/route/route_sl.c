@@ -148,7 +148,8 @@ int rt_mark_turns(struct rt *r)
 {
 	const struct topo *t = r->t;
 
-	if (!r->turn_bits && !(r->turn_bits = calloc((size_t)t->nports * 32 + 1, 1)))
+	if (!r->turn_bits &&
+	    !(r->turn_bits = calloc((size_t)t->nports * r->turn_stride + 1, 1)))
 		return -ENOMEM;
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint32_t cur = s, in = TOPO_NONE;
@@ -164,7 +165,8 @@ int rt_mark_turns(struct rt *r)
 			p = topo_port(t, rt_node(r, cur), e);
 			if (in != TOPO_NONE && r->c->dir[in] == r->c->dir[p] &&
 			    (r->c->dir[p] == CLS_DIR_UP || r->c->dir[p] == CLS_DIR_DOWN))
-				r->turn_bits[(size_t)in * 32 + e / 8] |= (uint8_t)(1u << (e % 8));
+				r->turn_bits[(size_t)in * r->turn_stride + e / 8] |=
+					(uint8_t)(1u << (e % 8));
 			in = t->port_remote[p];
 			cur = r->peer[p];
 		}
@@ -176,32 +178,56 @@ int rt_mark_turns(struct rt *r)
  * Rows that depend on the input port, for the pairs rt_mark_turns found:
  * SL 0 from an up-port to an up-port (a down->up turn) and SL 15 from a
  * down-port to a down-port (the peak after a switch route's turn) go to
- * VL 1.
+ * VL 1.  Out port by out port, input ports in order: the rows come in
+ * the table's key order, counted first, so the table is allocated once
+ * and sorting it needs no buffer (at the engine's peak of memory).
  */
-static int turn_rows(struct rt *r)
+static uint32_t turn_rows_pass(struct rt *r, bool add)
 {
 	const struct topo *t = r->t;
 	struct route_out *out = r->out;
+	uint32_t n = 0;
 
-	for (uint32_t in = 0; r->turn_bits && in < t->nports; in++) {
-		uint32_t node = t->port_node[in];
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t node = rt_node(r, s);
 
 		for (unsigned e = 1; e <= t->node_nports[node]; e++) {
 			uint32_t p = topo_port(t, node, e);
-			uint8_t row[16];
 
-			if (!(r->turn_bits[(size_t)in * 32 + e / 8] & (1u << (e % 8))))
-				continue;
-			memcpy(row, out->sl2vl + (size_t)p * 16, 16);
-			if (r->c->dir[in] == CLS_DIR_UP)
-				row[0] = 1;
-			else
-				row[ROUTE_SL_TURN] = 1;
-			if (chk_vlx_add(&out->vlx, in, p, row))
-				return -ENOMEM;
+			for (uint32_t in = t->port_off[node] + 1; in < t->port_off[node + 1]; in++) {
+				uint8_t row[16];
+
+				if (!(r->turn_bits[(size_t)in * r->turn_stride + e / 8] &
+				      (1u << (e % 8))))
+					continue;
+				n++;
+				if (!add)
+					continue;
+				memcpy(row, out->sl2vl + (size_t)p * 16, 16);
+				if (r->c->dir[in] == CLS_DIR_UP)
+					row[0] = 1;
+				else
+					row[ROUTE_SL_TURN] = 1;
+				if (chk_vlx_add(&out->vlx, in, p, row))
+					return UINT32_MAX;
+			}
 		}
 	}
-	chk_vlx_sort(&out->vlx);
+	return n;
+}
+
+static int turn_rows(struct rt *r)
+{
+	uint32_t n;
+
+	if (!r->turn_bits)
+		return 0;
+	n = turn_rows_pass(r, false);
+	if (chk_vlx_reserve(&r->out->vlx, n) || turn_rows_pass(r, true) == UINT32_MAX)
+		return -ENOMEM;
+	free(r->turn_bits);	/* not needed any more */
+	r->turn_bits = NULL;
+	chk_vlx_sort(&r->out->vlx);
 	return 0;
 }
 
