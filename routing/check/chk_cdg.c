@@ -70,11 +70,11 @@ static uint16_t used_sls(const struct topo *t, const struct chk_opts *o, uint32_
 	return sls;
 }
 
-/* The VLs a channel can carry: the SL2VL rows at the SLs the SL table uses. */
-static void vl_set(const struct topo *t, const struct chk_opts *o, uint32_t ng,
+/* The VLs a channel can carry: the SL2VL rows at the SLs @sls (used_sls()). */
+static void vl_set(const struct topo *t, const struct chk_opts *o, uint16_t sls,
 		   struct edge_set *es)
 {
-	uint16_t sls = o && o->sl2vl ? used_sls(t, o, ng) : 1, vls = 0;
+	uint16_t vls = 0;
 
 	if (!o || !o->sl2vl)
 		vls = 1;
@@ -94,12 +94,12 @@ static void vl_set(const struct topo *t, const struct chk_opts *o, uint32_t ng,
 		}
 }
 
-static int set_init(const struct topo *t, const struct chk_opts *o, uint32_t ng,
+static int set_init(const struct topo *t, const struct chk_opts *o, uint16_t sls,
 		    struct edge_set *es)
 {
 	uint64_t nbits = 0;
 
-	vl_set(t, o, ng, es);
+	vl_set(t, o, o && o->sl2vl ? sls : 1, es);
 	es->row = malloc(((size_t)t->nports + 1) * sizeof(uint64_t));
 	if (!es->row)
 		return -ENOMEM;
@@ -114,6 +114,18 @@ static int set_init(const struct topo *t, const struct chk_opts *o, uint32_t ng,
 	es->nwords = (size_t)(nbits / 64 + 1);
 	es->bits = calloc(es->nwords, sizeof(uint64_t));
 	return es->bits ? 0 : -ENOMEM;
+}
+
+/* An empty set laid out as @a (same VLs, same rows). */
+static int set_like(const struct edge_set *a, struct edge_set *b, const struct topo *t)
+{
+	*b = *a;
+	b->bits = calloc(a->nwords, sizeof(uint64_t));
+	b->row = malloc(((size_t)t->nports + 1) * sizeof(uint64_t));
+	if (!b->bits || !b->row)
+		return -ENOMEM;
+	memcpy(b->row, a->row, (size_t)t->nports * sizeof(uint64_t));
+	return 0;
 }
 
 static void set_free(struct edge_set *es)
@@ -260,23 +272,21 @@ static void list_free(struct inj_list *li)
 	free(li->port);
 }
 
-/* The SLs the walks can carry, densely. */
-static void sl_index(const struct topo *t, const struct chk_opts *o, struct inject *in)
+/* The SLs the walks can carry (@sls: used_sls()), densely. */
+static void sl_index(uint16_t sls, struct inject *in)
 {
-	uint16_t sls = used_sls(t, o, in->ng);
-
 	in->nsl = 0;
 	for (unsigned sl = 0; sl < 16; sl++)
 		in->six[sl] = (sls & (1u << sl)) ? (uint8_t)in->nsl++ : 0;
 }
 
-static int inject_init(const struct topo *t, const struct chk_opts *o, struct inject *in)
+static int inject_init(const struct topo *t, const struct chk_opts *o, uint16_t sls,
+		       struct inject *in)
 {
 	uint32_t *first;
 	int rc;
 
-	in->ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
-	sl_index(t, o, in);
+	sl_index(sls, in);
 	/* a dense SL index keeps the memo small: it is written at every step */
 	in->mark = calloc((size_t)t->nports * in->nsl + 1, sizeof(uint32_t));
 	in->blk = malloc(((size_t)t->nswitches + 1) * LFT_COLS);
@@ -629,6 +639,7 @@ void chk_cdg_free(struct chk_cdg *g)
 int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_cdg **out)
 {
 	struct chk_cdg *g = calloc(1, sizeof(*g));
+	uint16_t sls;
 	int rc;
 
 	*out = NULL;
@@ -639,11 +650,13 @@ int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_c
 		return -EOVERFLOW;
 	}
 	g->sw = !(o && o->no_switch_cdg);
-	rc = inject_init(t, o, &g->in);
+	g->in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
+	sls = used_sls(t, o, g->in.ng);	/* one scan of the SL table */
+	rc = inject_init(t, o, sls, &g->in);
 	if (!rc)
-		rc = set_init(t, o, g->in.ng, &g->ca);
+		rc = set_init(t, o, sls, &g->ca);
 	if (!rc && g->sw)
-		rc = set_init(t, o, g->in.ng, &g->all);
+		rc = set_like(&g->ca, &g->all, t);
 	if (rc) {
 		chk_cdg_free(g);
 		return rc;

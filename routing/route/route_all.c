@@ -128,7 +128,7 @@ static bool two_threads(const struct rt *r, const struct rt_dest *d, uint32_t nd
 }
 
 /* Add the worker's counters and turn pairs to @r's. */
-static int merge(struct rt *r, struct rt *w)
+static void merge(struct rt *r, struct rt *w)
 {
 	size_t n = (size_t)r->t->nports * r->turn_stride;
 
@@ -136,15 +136,14 @@ static int merge(struct rt *r, struct rt *w)
 	r->out->turn_routes += w->out->turn_routes;
 	r->any_routes += w->any_routes;
 	if (!w->turn_bits)
-		return 0;
+		return;
 	if (!r->turn_bits) {
 		r->turn_bits = w->turn_bits;
 		w->turn_bits = NULL;
-		return 0;
+		return;
 	}
 	for (size_t i = 0; i < n; i++)
 		r->turn_bits[i] |= w->turn_bits[i];
-	return 0;
 }
 
 int rt_route_all(struct rt *r, const struct rt_dest *d, uint32_t nd, uint32_t *bad_lid)
@@ -186,7 +185,7 @@ int rt_route_all(struct rt *r, const struct rt_dest *d, uint32_t nd, uint32_t *b
 	if (rc == -EAGAIN)
 		rc = -ERESTART;
 	if (!rc)
-		rc = merge(r, &w);
+		merge(r, &w);
 	rt_scratch_free(&w);
 	return rc;
 }
