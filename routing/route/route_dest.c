@@ -417,7 +417,10 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * consecutive destinations over them the same way at both ends; with
  * class weights, the weighted routes of all classes on the port group (a
  * storage route weighing 8 keeps compute routes off a storage-heavy link);
- * last the rotation among all candidates by rank.
+ * last the rotation among all candidates by rank, for storage and other
+ * destinations (no designated path) started at @s: the switches then
+ * spread one such destination over their links instead of all picking
+ * the same spine, whose down-link would carry it for every leaf.
  */
 struct ckey {
 	unsigned grot, rot;
@@ -558,7 +561,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	primary_keys(r, s, dst, rank, tie, &nmin, &best);
 	if (nmin > 1) {
 		best = TOPO_NONE;
-		rm = rank % ncand;
+		rm = (rank + (dst->tc != CLS_TC_COMPUTE ? s : 0)) % ncand;
 	}
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];

@@ -28,6 +28,14 @@
  * count as the bound.  Moves are drawn from flows on a most loaded link
  * of a shift above its bound, from a fixed seed: deterministic.
  *
+ * Then routes per link (the checker's link_routes, every class): a route
+ * leaves the link carrying the most for a spine whose two links carry
+ * fewer, if no shift gets worse, until the most loaded link keeps its
+ * routes.  Without it every leaf sends a destination whose leaf lost its
+ * D-mod-K spine through the one substitute, whose down-link then carries
+ * two destinations for every leaf (107 routes against ~64 elsewhere on
+ * the 1 %-degraded full frame; 71 after).
+ *
  * What is kept.  Every route stays leaf -> spine -> leaf (minimal,
  * up*down*, the same VL); only leaf entries of compute destinations of
  * the leaf's own zone change, and only those no other switch routes
@@ -37,7 +45,9 @@
  *
  * Cost: O(leaves x n x up-degree) to set up, memory O(n x links) for the
  * loads (n <= 1024: ~ 6 MB on a 40-leaf frame), then SH_ITERS moves of
- * O(W) each, W the most compute HCAs on a leaf.
+ * O(W) each, W the most compute HCAs on a leaf; the route counts walk
+ * every (switch, LID) path once, then each balance move scans the routes
+ * on one link.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -50,6 +60,7 @@
 #define SH_ITERS 30000u	/* moves tried per zone at most */
 #define SH_HMAX 250u		/* loads are kept below this (else the zone is left alone) */
 #define SH_MAX_CELLS (16u << 20)	/* shifts x channels at most (32 MiB of loads) */
+#define SH_DOWN 0x80000000u	/* cown: a spine's channel down into the leaf */
 
 struct shz {
 	const struct rt *r;
@@ -59,12 +70,14 @@ struct shz {
 	uint32_t *lbeg;		/* [nleaf + 1] first rank of each leaf */
 	uint32_t *lsw;		/* [nleaf] switch ordinal */
 	uint32_t *chan;		/* [nports] compact channel, or TOPO_NONE */
+	uint32_t *cown;		/* [nports, by channel] leaf it leaves, or SH_DOWN | leaf it enters */
 	uint32_t *cur;		/* [nleaf * n] up-port of (leaf, rank), TOPO_NONE on its own leaf */
 	uint8_t *fixed;		/* [nleaf * n] another switch routes the rank through the leaf */
 	uint32_t *aoff, *aport;	/* CSR [nleaf * nleaf + 1]: up-ports of leaf a going straight to b */
 	uint16_t *ld;		/* [nsh * nch] load per shift and channel */
 	uint32_t *hist;		/* [nsh * SH_HMAX] channels per load */
 	uint16_t *mx, *lb;	/* [nsh] most loaded channel; lower bound */
+	uint32_t *rl;		/* [nch] (switch, LID) routes on the channel, every class */
 	uint64_t rng;
 };
 
@@ -75,8 +88,10 @@ static void shz_free(struct shz *z)
 	free(z->lbeg);
 	free(z->lsw);
 	free(z->chan);
+	free(z->cown);
 	free(z->cur);
 	free(z->fixed);
+	free(z->rl);
 	free(z->aoff);
 	free(z->aport);
 	free(z->ld);
@@ -132,6 +147,13 @@ static uint64_t shift_cost(const struct shz *z, uint32_t s)
 	return ((uint64_t)m << 32) + z->hist[(size_t)s * SH_HMAX + m];
 }
 
+/* Add (@d = 1) or remove (@d = -1) the route of (leaf, rank @j) over up-port @p. */
+static void route1(struct shz *z, uint32_t p, uint32_t j, int d)
+{
+	z->rl[z->chan[p]] += (uint32_t)d;
+	z->rl[z->chan[down_port(z, p, j)]] += (uint32_t)d;
+}
+
 /* Move (leaf @a, rank @j) to up-port @p; the change of cost (INT64_MAX: not done). */
 static int64_t move(struct shz *z, uint32_t a, uint32_t j, uint32_t p)
 {
@@ -150,6 +172,8 @@ static int64_t move(struct shz *z, uint32_t a, uint32_t j, uint32_t p)
 		flow(z, s, p, j, 1);
 		dc += (int64_t)shift_cost(z, s);
 	}
+	route1(z, old, j, -1);
+	route1(z, p, j, 1);
 	z->cur[(size_t)a * z->n + j] = p;
 	return dc;
 }
@@ -173,10 +197,10 @@ static bool straight(struct shz *z, uint32_t a, uint32_t p, uint32_t b, bool mar
 		uint32_t q = down_port(z, p, j);
 
 		if (z->chan[q] == TOPO_NONE)
-			z->chan[q] = z->nch++;
+			z->cown[z->nch] = SH_DOWN | b, z->chan[q] = z->nch++;
 	}
 	if (mark && z->chan[p] == TOPO_NONE)
-		z->chan[p] = z->nch++;
+		z->cown[z->nch] = a, z->chan[p] = z->nch++;
 	return true;
 }
 
@@ -189,7 +213,8 @@ static int shz_paths(struct shz *z)
 
 	z->aoff = calloc(npair + 1, sizeof(*z->aoff));
 	z->chan = malloc((size_t)t->nports * sizeof(*z->chan));
-	if (!z->aoff || !z->chan)
+	z->cown = malloc((size_t)t->nports * sizeof(*z->cown));
+	if (!z->aoff || !z->chan || !z->cown)
 		return -ENOMEM;
 	memset(z->chan, 0xff, (size_t)t->nports * sizeof(*z->chan));
 	for (int pass = 0; pass < 2; pass++) {
@@ -277,6 +302,37 @@ static int shz_loads(struct shz *z)
 	return 0;
 }
 
+/*
+ * Routes per channel: every (switch, LID) path of the tables walked, as
+ * the checker counts them (link_routes), on the channels of the model.
+ */
+static int shz_routes(struct shz *z)
+{
+	const struct rt *r = z->r;
+	const struct topo *t = r->t;
+	const struct lft *l = r->out->lft;
+
+	z->rl = calloc((size_t)z->nch + 1, sizeof(*z->rl));
+	if (!z->rl)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		for (uint32_t lid = 1; lid < l->nlids; lid++) {
+			uint32_t v = s;
+
+			for (unsigned hop = 0; hop <= RT_MAXD && v != TOPO_NONE; hop++) {
+				uint32_t node = rt_node(r, v), e = lft_get(l, v, lid), p;
+
+				if (!e || e > t->node_nports[node])
+					break;	/* arrived, or no route */
+				p = t->port_off[node] + e;
+				if (z->chan[p] != TOPO_NONE)
+					z->rl[z->chan[p]]++;
+				v = rt_peer(r, p);
+			}
+		}
+	return 0;
+}
+
 /* ---- search ------------------------------------------------------------------------- */
 
 /* A flow of shift @s on one of its most loaded links: its source leaf and rank, or false. */
@@ -353,6 +409,122 @@ static void shz_search(struct shz *z)
 		}
 	}
 	free(bad);
+}
+
+/* A move of (leaf a, rank j) to up-port q that unloads a channel; m: its new channels' load. */
+struct shm {
+	uint32_t m, a, j, q;
+};
+
+static int cmp_shm(const void *x, const void *y)
+{
+	const struct shm *u = x, *v = y;
+
+	if (u->m != v->m)
+		return u->m < v->m ? -1 : 1;
+	if (u->a != v->a)
+		return u->a < v->a ? -1 : 1;
+	if (u->j != v->j)
+		return u->j < v->j ? -1 : 1;
+	return u->q < v->q ? -1 : u->q > v->q;
+}
+
+/*
+ * The moves of a route off channel @c to a spine whose two channels stay
+ * below @c's load, into *@mv (grown, capacity *@cap), least loaded first.
+ */
+static int64_t unload_moves(const struct shz *z, uint32_t c, struct shm **mv, size_t *cap)
+{
+	uint32_t own = z->cown[c], b = own & ~SH_DOWN;
+	size_t nm = 0;
+
+	/* the routes on c: from its leaf (up), or into its leaf's ranks (down) */
+	for (uint32_t a = own & SH_DOWN ? 0 : b; a < (own & SH_DOWN ? z->nleaf : b + 1); a++)
+		for (uint32_t j = own & SH_DOWN ? z->lbeg[b] : 0;
+		     j < (own & SH_DOWN ? z->lbeg[b + 1] : z->n); j++) {
+			uint32_t p = z->cur[(size_t)a * z->n + j], x;
+
+			if (p == TOPO_NONE || z->fixed[(size_t)a * z->n + j] ||
+			    (z->chan[p] != c && z->chan[down_port(z, p, j)] != c))
+				continue;
+			x = (uint32_t)((size_t)a * z->nleaf + z->lx[j]);
+			for (uint32_t k = z->aoff[x]; k < z->aoff[x + 1]; k++) {
+				uint32_t q = z->aport[k], u, d, m;
+
+				if (q == p)
+					continue;
+				u = z->rl[z->chan[q]];
+				d = z->rl[z->chan[down_port(z, q, j)]];
+				m = (u > d ? u : d) + 1;
+				if (m >= z->rl[c])
+					continue;
+				if (nm == *cap) {
+					size_t nc = *cap ? 2 * *cap : 256;
+					struct shm *g = realloc(*mv, nc * sizeof(*g));
+
+					if (!g)
+						return -ENOMEM;
+					*mv = g;
+					*cap = nc;
+				}
+				(*mv)[nm++] = (struct shm){ m, a, j, q };
+			}
+		}
+	return (int64_t)nm;
+}
+
+/* Try the moves @mv[0..@nm) whose load is (@eq) or is not @m, in turn: whether one was kept. */
+static bool try_moves(struct shz *z, const struct shm *mv, int64_t nm, uint32_t m, bool eq)
+{
+	for (int64_t i = 0; i < nm; i++) {
+		uint32_t old = z->cur[(size_t)mv[i].a * z->n + mv[i].j];
+		int64_t dc;
+
+		if ((mv[i].m == m) != eq)
+			continue;
+		dc = move(z, mv[i].a, mv[i].j, mv[i].q);
+		if (dc <= 0)
+			return true;
+		if (dc != INT64_MAX)
+			move(z, mv[i].a, mv[i].j, old);
+	}
+	return false;
+}
+
+/*
+ * Route balance (the checker's link_routes), after the shift search: a
+ * route leaves the channel carrying the most routes for a spine whose two
+ * channels stay below it, if no shift gets worse (the total shift cost
+ * does not grow), until the most loaded channel keeps its routes.  A
+ * destination whose leaf lost a spine is otherwise sent by every leaf
+ * through one substitute spine, whose down-link then carries it twice.
+ */
+static void shz_balance(struct shz *z)
+{
+	struct shm *mv = NULL;
+	size_t cap = 0;
+
+	for (uint32_t it = 0; it < SH_ITERS; it++) {
+		uint32_t c = 0, m = UINT32_MAX;
+		int64_t nm;
+		bool done;
+
+		for (uint32_t k = 1; k < z->nch; k++)
+			c = z->rl[k] > z->rl[c] ? k : c;
+		nm = unload_moves(z, c, &mv, &cap);
+		if (nm < 0)
+			break;	/* no memory: the routes stay as they are */
+		for (int64_t i = 0; i < nm; i++)
+			m = mv[i].m < m ? mv[i].m : m;
+		/* in (m, leaf, rank, port) order; the least loaded moves first, as found */
+		done = try_moves(z, mv, nm, m, true);
+		if (!done && nm > 1)
+			qsort(mv, (size_t)nm, sizeof(*mv), cmp_shm);
+		done = done || try_moves(z, mv, nm, m, false);
+		if (!done)
+			break;
+	}
+	free(mv);
 }
 
 /* ---- zones ------------------------------------------------------------------------ */
@@ -497,7 +669,7 @@ static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t 
 
 	if (rc == 1 && (rc = shz_paths(&z)) == 0)
 		rc = (size_t)z.n * z.nch <= SH_MAX_CELLS ? shz_entries(&z) : 0;
-	if (rc == 1 && (rc = shz_loads(&z)) == 0)
+	if (rc == 1 && (rc = shz_loads(&z)) == 0 && (rc = shz_routes(&z)) == 0)
 		rc = 1;
 	for (uint32_t s = 1; rc == 1 && s < z.nsh; s++)
 		if (z.mx[s] + 2u >= SH_HMAX)
@@ -505,6 +677,7 @@ static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t 
 	if (rc == 1) {
 		z.rng = 0x53484654u ^ z.n;	/* "SHFT" */
 		shz_search(&z);
+		shz_balance(&z);
 		for (uint32_t a = 0; a < z.nleaf; a++) {
 			uint32_t off = r->t->port_off[rt_node(r, z.lsw[a])];
 
