@@ -28,13 +28,17 @@
  * count as the bound.  Moves are drawn from flows on a most loaded link
  * of a shift above its bound, from a fixed seed: deterministic.
  *
- * Then routes per link (the checker's link_routes, every class): a route
- * leaves the link carrying the most for a spine whose two links carry
- * fewer, if no shift gets worse, until the most loaded link keeps its
- * routes.  Without it every leaf sends a destination whose leaf lost its
- * D-mod-K spine through the one substitute, whose down-link then carries
- * two destinations for every leaf (107 routes against ~64 elsewhere on
- * the 1 %-degraded full frame; 71 after).
+ * Then two balance passes (shz_balance): HFReduce's double binary tree
+ * (the checker's dbt metrics), then routes per link (its link_routes,
+ * every class).  An entry leaves the link carrying the most for a spine
+ * whose two links carry less, if no shift gets worse, until the most
+ * loaded link keeps its entries; the tree flows a link carries after the
+ * first pass cap every later move.  Without the route pass every leaf
+ * sends a destination whose leaf lost its D-mod-K spine through the one
+ * substitute, whose down-link then carries two destinations for every
+ * leaf (107 routes against ~64 elsewhere on the 1 %-degraded full frame;
+ * 70 after); without the tree pass that frame's tree shares a link 5
+ * ways (4 after, what its endpoints force).
  *
  * What is kept.  Every route stays leaf -> spine -> leaf (minimal,
  * up*down*, the same VL); only leaf entries of compute destinations of
@@ -52,6 +56,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <ffroute/check.h>
 
 #include "base/rng.h"
 #include "route/route_int.h"
@@ -78,6 +84,9 @@ struct shz {
 	uint32_t *hist;		/* [nsh * SH_HMAX] channels per load */
 	uint16_t *mx, *lb;	/* [nsh] most loaded channel; lower bound */
 	uint32_t *rl;		/* [nch] (switch, LID) routes on the channel, every class */
+	uint8_t *dw;		/* [nleaf * n] tree flows from the leaf to the rank (DBT) */
+	uint16_t *dl;		/* [nch] tree flows on the channel */
+	uint32_t dlim;		/* no move takes a channel beyond this many tree flows */
 	uint64_t rng;
 };
 
@@ -92,6 +101,8 @@ static void shz_free(struct shz *z)
 	free(z->cur);
 	free(z->fixed);
 	free(z->rl);
+	free(z->dw);
+	free(z->dl);
 	free(z->aoff);
 	free(z->aport);
 	free(z->ld);
@@ -154,6 +165,22 @@ static void route1(struct shz *z, uint32_t p, uint32_t j, int d)
 	z->rl[z->chan[down_port(z, p, j)]] += (uint32_t)d;
 }
 
+/* Add or remove the @w tree flows of (leaf, rank @j) over up-port @p. */
+static void tree1(struct shz *z, uint32_t p, uint32_t j, uint32_t w, int d)
+{
+	z->dl[z->chan[p]] = (uint16_t)(z->dl[z->chan[p]] + d * (int)w);
+	z->dl[z->chan[down_port(z, p, j)]] =
+		(uint16_t)(z->dl[z->chan[down_port(z, p, j)]] + d * (int)w);
+}
+
+/* Whether (leaf @a, rank @j) on up-port @p keeps both channels within @lim tree flows. */
+static bool tree_fits(const struct shz *z, uint32_t a, uint32_t j, uint32_t p, uint32_t lim)
+{
+	uint32_t w = z->dw[(size_t)a * z->n + j];
+
+	return !w || (z->dl[z->chan[p]] + w <= lim && z->dl[z->chan[down_port(z, p, j)]] + w <= lim);
+}
+
 /* Move (leaf @a, rank @j) to up-port @p; the change of cost (INT64_MAX: not done). */
 static int64_t move(struct shz *z, uint32_t a, uint32_t j, uint32_t p)
 {
@@ -174,6 +201,8 @@ static int64_t move(struct shz *z, uint32_t a, uint32_t j, uint32_t p)
 	}
 	route1(z, old, j, -1);
 	route1(z, p, j, 1);
+	tree1(z, old, j, z->dw[(size_t)a * z->n + j], -1);
+	tree1(z, p, j, z->dw[(size_t)a * z->n + j], 1);
 	z->cur[(size_t)a * z->n + j] = p;
 	return dc;
 }
@@ -333,6 +362,44 @@ static int shz_routes(struct shz *z)
 	return 0;
 }
 
+/*
+ * HFReduce's double binary tree over the zone's ranks (the checker's
+ * dbt metrics: every edge of both trees, both ways at once): the tree
+ * flows of each (leaf, rank) entry and of each channel; the cap is what
+ * the entries give, at least the 4 flows a rank's own link carries.
+ */
+static int shz_trees(struct shz *z)
+{
+	z->dw = calloc((size_t)z->nleaf * z->n + 1, 1);
+	z->dl = calloc((size_t)z->nch + 1, sizeof(*z->dl));
+	if (!z->dw || !z->dl)
+		return -ENOMEM;
+	for (int tree = 0; tree < 2; tree++)
+		for (uint32_t i = 0; i < z->n; i++) {
+			int64_t pa = chk_dbt_parent(z->n, i, tree);
+			uint32_t e[2][2] = { { i, (uint32_t)pa }, { (uint32_t)pa, i } };
+
+			for (int k = 0; pa >= 0 && k < 2; k++) {
+				uint32_t a = z->lx[e[k][0]], j = e[k][1];
+
+				if (a != z->lx[j])
+					z->dw[(size_t)a * z->n + j]++;
+			}
+		}
+	z->dlim = 4;
+	for (uint32_t a = 0; a < z->nleaf; a++)
+		for (uint32_t j = 0; j < z->n; j++) {
+			uint32_t p = z->cur[(size_t)a * z->n + j];
+
+			if (p == TOPO_NONE || !z->dw[(size_t)a * z->n + j])
+				continue;
+			tree1(z, p, j, z->dw[(size_t)a * z->n + j], 1);
+		}
+	for (uint32_t c = 0; c < z->nch; c++)
+		z->dlim = z->dl[c] > z->dlim ? z->dl[c] : z->dlim;
+	return 0;
+}
+
 /* ---- search ------------------------------------------------------------------------- */
 
 /* A flow of shift @s on one of its most loaded links: its source leaf and rank, or false. */
@@ -394,7 +461,7 @@ static void shz_search(struct shz *z)
 		np = z->aoff[(size_t)a * z->nleaf + b + 1] - z->aoff[(size_t)a * z->nleaf + b];
 		old = z->cur[(size_t)a * z->n + j];
 		p = z->aport[z->aoff[(size_t)a * z->nleaf + b] + ffr_rng_below(&z->rng, np)];
-		if (p == old || z->mx[s] + 1u >= SH_HMAX)
+		if (p == old || z->mx[s] + 1u >= SH_HMAX || !tree_fits(z, a, j, p, z->dlim))
 			continue;
 		dc = move(z, a, j, p);
 		if (dc > 0) {
@@ -429,13 +496,44 @@ static int cmp_shm(const void *x, const void *y)
 	return u->q < v->q ? -1 : u->q > v->q;
 }
 
-/*
- * The moves of a route off channel @c to a spine whose two channels stay
- * below @c's load, into *@mv (grown, capacity *@cap), least loaded first.
- */
-static int64_t unload_moves(const struct shz *z, uint32_t c, struct shm **mv, size_t *cap)
+/* What a balance pass evens out: routes of every class, or tree flows. */
+enum shk { SHK_ROUTES, SHK_TREES };
+
+static uint32_t load_of(const struct shz *z, enum shk k, uint32_t c)
 {
-	uint32_t own = z->cown[c], b = own & ~SH_DOWN;
+	return k == SHK_ROUTES ? z->rl[c] : z->dl[c];
+}
+
+static uint32_t max_channel(const struct shz *z, enum shk k)
+{
+	uint32_t c = 0;
+
+	for (uint32_t x = 1; x < z->nch; x++)
+		c = load_of(z, k, x) > load_of(z, k, c) ? x : c;
+	return c;
+}
+
+/*
+ * Whether (leaf @a, rank @j) on up-port @q keeps the other measure: the
+ * tree cap for a route move, the most routes on a channel (@rmax) for a
+ * tree move.
+ */
+static bool keeps_other(const struct shz *z, enum shk k, uint32_t a, uint32_t j, uint32_t q,
+			uint32_t rmax)
+{
+	if (k == SHK_ROUTES)
+		return tree_fits(z, a, j, q, z->dlim);
+	return z->rl[z->chan[q]] < rmax && z->rl[z->chan[down_port(z, q, j)]] < rmax;
+}
+
+/*
+ * The moves of an entry on channel @c to a spine whose two channels stay
+ * below @c's load of @k, into *@mv (grown, capacity *@cap).
+ */
+static int64_t unload_moves(const struct shz *z, enum shk k, uint32_t c, uint32_t rmax,
+			    struct shm **mv, size_t *cap)
+{
+	uint32_t own = z->cown[c], b = own & ~SH_DOWN, lc = load_of(z, k, c);
 	size_t nm = 0;
 
 	/* the routes on c: from its leaf (up), or into its leaf's ranks (down) */
@@ -443,20 +541,21 @@ static int64_t unload_moves(const struct shz *z, uint32_t c, struct shm **mv, si
 		for (uint32_t j = own & SH_DOWN ? z->lbeg[b] : 0;
 		     j < (own & SH_DOWN ? z->lbeg[b + 1] : z->n); j++) {
 			uint32_t p = z->cur[(size_t)a * z->n + j], x;
+			uint32_t w = k == SHK_ROUTES ? 1 : z->dw[(size_t)a * z->n + j];
 
-			if (p == TOPO_NONE || z->fixed[(size_t)a * z->n + j] ||
+			if (p == TOPO_NONE || !w || z->fixed[(size_t)a * z->n + j] ||
 			    (z->chan[p] != c && z->chan[down_port(z, p, j)] != c))
 				continue;
 			x = (uint32_t)((size_t)a * z->nleaf + z->lx[j]);
-			for (uint32_t k = z->aoff[x]; k < z->aoff[x + 1]; k++) {
-				uint32_t q = z->aport[k], u, d, m;
+			for (uint32_t i = z->aoff[x]; i < z->aoff[x + 1]; i++) {
+				uint32_t q = z->aport[i], u, d, m;
 
 				if (q == p)
 					continue;
-				u = z->rl[z->chan[q]];
-				d = z->rl[z->chan[down_port(z, q, j)]];
-				m = (u > d ? u : d) + 1;
-				if (m >= z->rl[c])
+				u = load_of(z, k, z->chan[q]);
+				d = load_of(z, k, z->chan[down_port(z, q, j)]);
+				m = (u > d ? u : d) + w;
+				if (m >= lc || !keeps_other(z, k, a, j, q, rmax))
 					continue;
 				if (nm == *cap) {
 					size_t nc = *cap ? 2 * *cap : 256;
@@ -492,28 +591,32 @@ static bool try_moves(struct shz *z, const struct shm *mv, int64_t nm, uint32_t 
 }
 
 /*
- * Route balance (the checker's link_routes), after the shift search: a
- * route leaves the channel carrying the most routes for a spine whose two
+ * After the shift search, two balance passes of the same rule: an entry
+ * leaves the channel carrying the most of @k for a spine whose two
  * channels stay below it, if no shift gets worse (the total shift cost
- * does not grow), until the most loaded channel keeps its routes.  A
- * destination whose leaf lost a spine is otherwise sent by every leaf
- * through one substitute spine, whose down-link then carries it twice.
+ * does not grow) and the other measure is kept, until the most loaded
+ * channel keeps its entries.  Tree flows first (down to the 4 a rank's
+ * own link carries; the cap then follows), then routes (the checker's
+ * link_routes, every class): a destination whose leaf lost its D-mod-K
+ * spine is otherwise sent by every leaf through the one substitute,
+ * whose down-link then carries two destinations for every leaf.
  */
-static void shz_balance(struct shz *z)
+static void shz_balance(struct shz *z, enum shk k)
 {
 	struct shm *mv = NULL;
 	size_t cap = 0;
 
 	for (uint32_t it = 0; it < SH_ITERS; it++) {
-		uint32_t c = 0, m = UINT32_MAX;
+		uint32_t c = max_channel(z, k), m = UINT32_MAX;
+		uint32_t rmax = z->rl[max_channel(z, SHK_ROUTES)];
 		int64_t nm;
 		bool done;
 
-		for (uint32_t k = 1; k < z->nch; k++)
-			c = z->rl[k] > z->rl[c] ? k : c;
-		nm = unload_moves(z, c, &mv, &cap);
+		if (k == SHK_TREES && z->dl[c] <= 4)
+			break;
+		nm = unload_moves(z, k, c, rmax, &mv, &cap);
 		if (nm < 0)
-			break;	/* no memory: the routes stay as they are */
+			break;	/* no memory: the entries stay as they are */
 		for (int64_t i = 0; i < nm; i++)
 			m = mv[i].m < m ? mv[i].m : m;
 		/* in (m, leaf, rank, port) order; the least loaded moves first, as found */
@@ -523,6 +626,11 @@ static void shz_balance(struct shz *z)
 		done = done || try_moves(z, mv, nm, m, false);
 		if (!done)
 			break;
+	}
+	if (k == SHK_TREES) {
+		z->dlim = 4;
+		for (uint32_t c = 0; c < z->nch; c++)
+			z->dlim = z->dl[c] > z->dlim ? z->dl[c] : z->dlim;
 	}
 	free(mv);
 }
@@ -669,7 +777,8 @@ static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t 
 
 	if (rc == 1 && (rc = shz_paths(&z)) == 0)
 		rc = (size_t)z.n * z.nch <= SH_MAX_CELLS ? shz_entries(&z) : 0;
-	if (rc == 1 && (rc = shz_loads(&z)) == 0 && (rc = shz_routes(&z)) == 0)
+	if (rc == 1 && (rc = shz_loads(&z)) == 0 && (rc = shz_routes(&z)) == 0 &&
+	    (rc = shz_trees(&z)) == 0)
 		rc = 1;
 	for (uint32_t s = 1; rc == 1 && s < z.nsh; s++)
 		if (z.mx[s] + 2u >= SH_HMAX)
@@ -677,7 +786,8 @@ static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t 
 	if (rc == 1) {
 		z.rng = 0x53484654u ^ z.n;	/* "SHFT" */
 		shz_search(&z);
-		shz_balance(&z);
+		shz_balance(&z, SHK_TREES);
+		shz_balance(&z, SHK_ROUTES);
 		for (uint32_t a = 0; a < z.nleaf; a++) {
 			uint32_t off = r->t->port_off[rt_node(r, z.lsw[a])];
 

@@ -8,7 +8,8 @@
 #      loop; with --no-shift-refine the 5 % frame misses the mean bar, so
 #      the refinement is what makes the difference; the effective
 #      bisection bandwidth stays within 0.01; the most routes on one link
-#      (link_routes_max) fall by more than a quarter;
+#      (link_routes_max) fall by more than a quarter; the double binary
+#      tree shares no switch link beyond its endpoints' 4 flows;
 #   2. degraded full ff2: zone shifts no worse than without, no hard finding;
 #      SHARP nodes on every switch (their routes and spines' turns pass
 #      through leaves; those entries stay): a degraded frame routes with
@@ -65,6 +66,8 @@ for pct in 5 1; do
 	# the orphaned destination for every leaf (108 / 112 routes without)
 	plain_links=$(jq '.metrics.link_routes_max' "$TMP/f$pct-plain.json")
 	expect "f$pct" ".metrics.link_routes_max * 4 < $plain_links * 3"
+	# and HFReduce's double binary tree at the 4 flows its endpoints force
+	expect "f$pct" '.metrics.dbt_zone0_max_share == 4 and .metrics.dbt_zone0_bw >= 0.25'
 done
 expect f5-plain '.metrics.shift_mean > .metrics.shift_lb_mean + 0.25'
 
