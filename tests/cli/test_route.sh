@@ -14,7 +14,8 @@
 #      load 1) per zone on ff2 and multiframe, per rail on rail2/rail3, and
 #      on the rail-only subnets; the frames' shifts at most 2 (792 compute
 #      HCAs on 20 spines, 30 on 4: N is not a multiple of the spine count,
-#      and no D-mod-K routing can then do better, see ffroute(1)); two VLs
+#      and no D-mod-K routing can then do better, see ffroute(1)), and no
+#      frame link carries a switch LID for every other leaf; two VLs
 #      on ff2/multiframe; rail violations 0;
 #   3. determinism: routing the same fabric twice writes identical bytes;
 #   4. classify: levels, zones, rails and the verdict of known fabrics
@@ -91,7 +92,12 @@ for net in "$FAB"/*.net; do
 		expect "$name" '.metrics.shift_max == 1' '.metrics.shift_max' ;;
 	frame-*)
 		expect "$name" '.metrics.shift_max <= 2 and .metrics.shift_lb_max == 1' \
-			'[.metrics.shift_max, .metrics.shift_lb_max]' ;;
+			'[.metrics.shift_max, .metrics.shift_lb_max]'
+		# the leaves spread a switch LID (class other) over the spines: no
+		# down-link carries one for every other leaf (full frame: 41 class-other
+		# routes on one link when all leaves chose alike, 7 now)
+		expect "$name" '.metrics.link_routes_other_max < .classification.switch_levels.leaf - 1' \
+			'[.metrics.link_routes_other_max, .classification.switch_levels.leaf]' ;;
 	esac
 done
 
