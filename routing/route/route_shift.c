@@ -362,6 +362,16 @@ static int shz_routes(struct shz *z)
 	return 0;
 }
 
+/* The most tree flows on a channel, at least the 4 a rank's own link carries. */
+static uint32_t tree_cap(const struct shz *z)
+{
+	uint32_t cap = 4;
+
+	for (uint32_t c = 0; c < z->nch; c++)
+		cap = z->dl[c] > cap ? z->dl[c] : cap;
+	return cap;
+}
+
 /*
  * HFReduce's double binary tree over the zone's ranks (the checker's
  * dbt metrics: every edge of both trees, both ways at once): the tree
@@ -386,7 +396,6 @@ static int shz_trees(struct shz *z)
 					z->dw[(size_t)a * z->n + j]++;
 			}
 		}
-	z->dlim = 4;
 	for (uint32_t a = 0; a < z->nleaf; a++)
 		for (uint32_t j = 0; j < z->n; j++) {
 			uint32_t p = z->cur[(size_t)a * z->n + j];
@@ -395,8 +404,7 @@ static int shz_trees(struct shz *z)
 				continue;
 			tree1(z, p, j, z->dw[(size_t)a * z->n + j], 1);
 		}
-	for (uint32_t c = 0; c < z->nch; c++)
-		z->dlim = z->dl[c] > z->dlim ? z->dl[c] : z->dlim;
+	z->dlim = tree_cap(z);
 	return 0;
 }
 
@@ -514,9 +522,9 @@ static uint32_t max_channel(const struct shz *z, enum shk k)
 }
 
 /*
- * Whether (leaf @a, rank @j) on up-port @q keeps the other measure: the
- * tree cap for a route move, the most routes on a channel (@rmax) for a
- * tree move.
+ * Whether (leaf @a, rank @j) on up-port @q keeps the other measure: a
+ * route move the tree cap; a tree move the most routes a channel
+ * carries (@rmax, unused for route moves).
  */
 static bool keeps_other(const struct shz *z, enum shk k, uint32_t a, uint32_t j, uint32_t q,
 			uint32_t rmax)
@@ -534,12 +542,14 @@ static int64_t unload_moves(const struct shz *z, enum shk k, uint32_t c, uint32_
 			    struct shm **mv, size_t *cap)
 {
 	uint32_t own = z->cown[c], b = own & ~SH_DOWN, lc = load_of(z, k, c);
+	bool down = own & SH_DOWN;
+	/* the entries on c: of its leaf (up), or toward its leaf's ranks (down) */
+	uint32_t a0 = down ? 0 : b, a1 = down ? z->nleaf : b + 1;
+	uint32_t j0 = down ? z->lbeg[b] : 0, j1 = down ? z->lbeg[b + 1] : z->n;
 	size_t nm = 0;
 
-	/* the routes on c: from its leaf (up), or into its leaf's ranks (down) */
-	for (uint32_t a = own & SH_DOWN ? 0 : b; a < (own & SH_DOWN ? z->nleaf : b + 1); a++)
-		for (uint32_t j = own & SH_DOWN ? z->lbeg[b] : 0;
-		     j < (own & SH_DOWN ? z->lbeg[b + 1] : z->n); j++) {
+	for (uint32_t a = a0; a < a1; a++)
+		for (uint32_t j = j0; j < j1; j++) {
 			uint32_t p = z->cur[(size_t)a * z->n + j], x;
 			uint32_t w = k == SHK_ROUTES ? 1 : z->dw[(size_t)a * z->n + j];
 
@@ -608,7 +618,7 @@ static void shz_balance(struct shz *z, enum shk k)
 
 	for (uint32_t it = 0; it < SH_ITERS; it++) {
 		uint32_t c = max_channel(z, k), m = UINT32_MAX;
-		uint32_t rmax = z->rl[max_channel(z, SHK_ROUTES)];
+		uint32_t rmax = k == SHK_TREES ? z->rl[max_channel(z, SHK_ROUTES)] : 0;
 		int64_t nm;
 		bool done;
 
@@ -627,11 +637,8 @@ static void shz_balance(struct shz *z, enum shk k)
 		if (!done)
 			break;
 	}
-	if (k == SHK_TREES) {
-		z->dlim = 4;
-		for (uint32_t c = 0; c < z->nch; c++)
-			z->dlim = z->dl[c] > z->dlim ? z->dl[c] : z->dlim;
-	}
+	if (k == SHK_TREES)
+		z->dlim = tree_cap(z);
 	free(mv);
 }
 
