@@ -11,7 +11,9 @@
  *    n2 at the next, ...).  On a healthy Clos every class's destinations
  *    are then spread over the spines in rank order, exactly D-mod-K, and
  *    every switch routes d through the same spine, so a shift permutation
- *    meets no contention.
+ *    meets no contention.  The path ends at a switch above the leaves
+ *    that lost the member D-mod-K gives d: the sources spread d over the
+ *    remaining ones from there (lost_above_leaves()).
  *
  * 2. Labels, by bucket-queue BFS from a (each phase finishes before the
  *    next; within a phase the smallest distance wins):
@@ -273,6 +275,23 @@ static int label(struct rt *r, const struct rt_dest *dst)
 
 /* ---- designated path and preference ------------------------------------------ */
 
+/*
+ * Whether D-mod-K's member for @rank at switch @s is lost and @s is above
+ * the leaves.  One substitute would carry the lost member's destinations
+ * for every source: two destinations' routes on one link down (a 3-level
+ * tree whose spine lost a core: 86 routes on it, 56 on its peers).  The
+ * designated path ends at @s instead (open_lv) and each source spreads
+ * such a destination by load, its ties rotated from the source switch.
+ * A leaf's lost member keeps its substitute: on two-level zones the shift
+ * refinement (route_shift.c) rebalances those with shifts in view.
+ */
+static bool lost_above_leaves(const struct rt *r, uint32_t s, uint32_t rank)
+{
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
+
+	return m && r->upg_alt[b + rank % m] != rank % m && r->c->level[rt_node(r, s)] >= 2;
+}
+
 static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)
 {
 	return (idx + n - rank % n) % n;
@@ -298,45 +317,61 @@ static void mark_near(struct rt *r, uint32_t v, uint16_t pf)
 	}
 }
 
+/*
+ * The up-port of @u on @dst's designated path (TOPO_NONE if none): toward
+ * D-mod-K's member for @rank (its substitute if lost), among parallel
+ * links the one with the fewest destinations designated over it.
+ */
+static uint32_t designate_up(const struct rt *r, uint32_t u, const struct rt_dest *dst,
+			     uint32_t rank, uint32_t m)
+{
+	const struct topo *t = r->t;
+	uint32_t n = rt_node(r, u), target = rt_up_target(r, u, rank), best = TOPO_NONE, bk = 0;
+
+	for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+		uint32_t w = rt_peer(r, p), pos, key;
+
+		if (r->c->dir[p] != CLS_DIR_UP || w == TOPO_NONE || rt_zone(r, w) != rt_zone(r, u))
+			continue;
+		pos = rt_up_pos(r, u, w);
+		key = w == target ? 0 : pos == TOPO_NONE ? m + 1 : 1 + rotation(pos, m, rank);
+		if (best == TOPO_NONE || key < bk || (key == bk &&
+		    r->dsg[dst->tc][t->port_remote[p]] < r->dsg[dst->tc][t->port_remote[best]]))
+			best = p, bk = key;
+	}
+	return best;
+}
+
 static void designate(struct rt *r, const struct rt_dest *dst)
 {
 	const struct topo *t = r->t;
 	uint32_t u = dst->attach, rank = dst->rank;
-	int16_t z = rt_zone(r, u);
 
 	r->ndesig = 0;
+	r->open_lv = UINT8_MAX;
 	r->desig[r->ndesig++] = u;
 	for (unsigned l = 0; l < r->nlev; l++) {
 		r->dk_rank[l] = rank;
 		r->dk_m[l] = 1;
 	}
 	while (dst->tc == CLS_TC_COMPUTE && r->ndesig < RT_MAXDESIG) {
-		uint32_t n = rt_node(r, u), m = r->upg_off[u + 1] - r->upg_off[u];
-		uint32_t best = TOPO_NONE, bk = 0, bp = 0, target = rt_up_target(r, u, rank);
+		uint32_t n = rt_node(r, u), m = r->upg_off[u + 1] - r->upg_off[u], bp;
 		uint8_t lv = r->c->level[n];
 
+		if (m && lost_above_leaves(r, u, rank)) {
+			r->open_lv = lv;	/* the sources balance d from here up */
+			break;
+		}
 		r->dk_rank[lv] = rank;
 		r->dk_m[lv] = m ? m : 1;
 		for (unsigned l = lv + 1u; m && l < r->nlev; l++)
 			r->dk_rank[l] = rank / m;
-		for (uint32_t p = t->port_off[n] + 1; m && p < t->port_off[n + 1]; p++) {
-			uint32_t w = rt_peer(r, p), back, pos, key;
-
-			if (r->c->dir[p] != CLS_DIR_UP || w == TOPO_NONE || rt_zone(r, w) != z)
-				continue;
-			back = t->port_remote[p];
-			pos = rt_up_pos(r, u, w);
-			key = w == target ? 0 : pos == TOPO_NONE ? m + 1 : 1 + rotation(pos, m, rank);
-			if (best == TOPO_NONE || key < bk ||
-			    (key == bk && r->dsg[dst->tc][back] < r->dsg[dst->tc][bp]))
-				best = w, bk = key, bp = back;
-		}
-		if (best == TOPO_NONE)
+		if (!m || (bp = designate_up(r, u, dst, rank, m)) == TOPO_NONE)
 			break;
-		r->dsg[dst->tc][bp]++;
-		r->desig[r->ndesig++] = best;
+		r->dsg[dst->tc][t->port_remote[bp]]++;
+		u = rt_peer(r, bp);
+		r->desig[r->ndesig++] = u;
 		rank /= m;
-		u = best;
 	}
 	for (unsigned l = 0; l < r->nlev; l++)
 		r->dk_dig[l] = r->dk_m[l] > 1 ? r->dk_rank[l] / r->dk_m[l] : r->dk_rank[l];
@@ -409,21 +444,28 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * with rail isolation, not a leaf of another rail than the destination's;
  * nearest to the designated path; for an up move, whether @w is the
  * D-mod-K target of the destination's digit at @s's level (its substitute
- * when @s lost the link: route_pos.c); the fewest routes of the class on
- * the port group (all parallel links to that peer; above the leaves every
+ * when @s lost the link: route_pos.c; none when a switch above the leaves
+ * lost it: lost_above_leaves()); the fewest routes of the class on the
+ * port group (all parallel links to that peer; above the leaves every
  * route counts the switches whose routes pass through @s, as switches are
- * routed farthest first); among parallel links
+ * routed farthest first), per link of the group where it goes to a CA or
+ * turns (a group that lost a parallel link takes its share: the turns of
+ * a rail-3 spine whose leaf kept one link of two; switch-LID routes going
+ * up compare group totals still, as weighting them measurably moved a
+ * degraded 3-level fabric's switch-originated routes into a credit loop,
+ * route_sl.c); among parallel links
  * the rotation by the digit of the link's level, which spreads
  * consecutive destinations over them the same way at both ends; with
  * class weights, the weighted routes of all classes on the port group (a
  * storage route weighing 8 keeps compute routes off a storage-heavy link);
  * last the rotation among all candidates by rank, for storage and other
- * destinations (no designated path) started at @s: the switches then
+ * destinations and above where a compute destination's designated path
+ * ended (no designated path) started at @s: the switches then
  * spread one such destination over their links instead of all picking
  * the same spine, whose down-link would carry it for every leaf.
  */
 struct ckey {
-	unsigned grot, rot;
+	unsigned grot, rot, width;	/* width: the group's parallel links */
 	uint32_t load, pload;
 	uint64_t wload;		/* all classes, weighted (route_opts.class_weight) */
 };
@@ -431,8 +473,10 @@ struct ckey {
 /* The keys after primary_key()'s. */
 static bool ckey_less(const struct ckey *a, const struct ckey *b)
 {
-	if (a->load != b->load)
-		return a->load < b->load;
+	uint64_t la = (uint64_t)a->load * b->width, lb = (uint64_t)b->load * a->width;
+
+	if (la != lb)	/* per link of the group: a thin group takes its share */
+		return la < lb;
 	if (a->grot != b->grot)
 		return a->grot < b->grot;
 	if (a->wload != b->wload)
@@ -520,7 +564,11 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], minkey = UINT32_MAX;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint32_t ti = r->ndesig > 1 ? rt_up_index(r, s, rank) : TOPO_NONE;
-	uint32_t target = ti == TOPO_NONE ? TOPO_NONE : r->upg[ti];
+	uint32_t target;
+
+	if (ti != TOPO_NONE && lost_above_leaves(r, s, rank))
+		ti = TOPO_NONE;	/* balance instead: no target */
+	target = ti == TOPO_NONE ? TOPO_NONE : r->upg[ti];
 
 	if (up_by_target(r, s, dst, target)) {
 		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target)) {
@@ -554,14 +602,14 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t rank = r->dk_rank[lv], rm = 0, nmin = 0;
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
 	uint32_t tie[TOPO_MAX_PORTS + 1];
-	struct ckey bk = { 0, 0, 0, 0, 0 };
+	struct ckey bk = { 0, 0, 1, 0, 0, 0 };
 
 	if (!ncand)
 		return TOPO_NONE;
 	primary_keys(r, s, dst, rank, tie, &nmin, &best);
 	if (nmin > 1) {
 		best = TOPO_NONE;
-		rm = (rank + (dst->tc != CLS_TC_COMPUTE ? s : 0)) % ncand;
+		rm = (rank + (dst->tc != CLS_TC_COMPUTE || lv >= r->open_lv ? s : 0)) % ncand;
 	}
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];
@@ -569,6 +617,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 		struct ckey k;
 
 		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
+		k.width = dst->port || r->mode[s] >= RM_TURN ? g : 1;
 		if (r->c->dir[p] == CLS_DIR_DOWN)	/* the digit of the lower end's level */
 			low = r->c->level[rt_node(r, w)];
 		/* parallel links: by the digit where D-mod-K reached this level, else by load;

@@ -67,6 +67,7 @@ struct rt {
 	uint32_t dk_dig[256];		/* per level: dk_rank / dk_m (the link digit) */
 	unsigned nlev;			/* highest switch level + 1: the dk_* entries in use */
 	unsigned ndesig;
+	uint8_t open_lv;		/* the designated path ended at a hole on this level (else 255) */
 	struct rt_bq bq;
 	/* balance: per class, per port */
 	uint32_t *load[CLS_TC_COUNT];	/* routes sent over each port group (by its first port) */

@@ -118,6 +118,22 @@ for p in 0.01 0.05; do
 	gen "rail2-full-d$p" rail --style rail2 --size full --drop-links $p --seed 1
 	gen "rail3-full-d$p" rail --style rail3 --size full --drop-links $p --seed 1
 done
+# a 3-level tree whose spine lost a core (seed 1 drops r0-spine01's link to
+# core 2): with one substitute core for every source its link down carried two
+# destinations' routes (86 routes, max/mean 1.85); the sources spread them now
+gen rail3-small-d0.01 rail --style rail3 --drop-links 0.01 --seed 1
+expect rail3-small-d0.01 '.metrics.link_routes_max_over_mean < 1.75' \
+	'[.metrics.link_routes_max, .metrics.link_routes_max_over_mean]'
+# ... and (5 %) a leaf kept one of its two links to a spine: that spine's
+# switch-LID turns now weigh the leaves' groups per link (2.14 -> 2.00); the
+# fabric's switch-originated routes keep one soft credit loop, as dfsssp's do
+"$FFROUTE" fabric rail --style rail3 --drop-links 0.05 --seed 1 -o "$TMP/r3d5.net" \
+	2>"$TMP/r3d5.err" &&
+	"$FFROUTE" route "$TMP/r3d5.net" -o "$TMP/r3d5" --check --json >"$TMP/r3d5.json" \
+	2>"$TMP/r3d5.err"
+expect r3d5 '.hard_findings == 0 and .metrics.link_routes_max_over_mean < 2.05' \
+	'[.hard_findings, .metrics.link_routes_max, .metrics.link_routes_max_over_mean]'
+
 # a SHARP aggregation node (a CA) on every switch: CAs above the leaves
 # inject into spine-to-spine turns and bridge-to-bridge paths
 for f in "frame-full:frame --size full" "ff2-small:ff2" "ff2-full:ff2 --size full" \
