@@ -279,7 +279,7 @@ static int label(struct rt *r, const struct rt_dest *dst)
  * Whether D-mod-K's member for @rank at switch @s is lost and @s is above
  * the leaves.  One substitute would carry the lost member's destinations
  * for every source: two destinations' routes on one link down (a 3-level
- * tree whose spine lost a core: 86 routes on it, 56 on its peers).  The
+ * tree whose spine lost a core: 86 routes on it, about 60 on its peers).  The
  * designated path ends at @s instead (open_lv) and each source spreads
  * such a destination by load, its ties rotated from the source switch.
  * A leaf's lost member keeps its substitute: on two-level zones the shift
