@@ -21,9 +21,7 @@ net=$top/fabrics/frame-director-full.net
 for eng in minhop dfsssp ffroute; do
 	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
 	sim_start "$net" </dev/null >/dev/null
-	sim_engine_conf "$eng"
-	[ "$eng" = ffroute ] || SIM_OSM_CONF="$SIM_OSM_CONF
-qos TRUE"	# as bench/run
+	sim_bench_conf "$eng"
 	sim_opensm </dev/null >/dev/null 2>&1 || true
 	sim_stop
 	[ -s "$SIM_DIR/dump/opensm-lfts.dump" ] || { echo "bench/ebb.sh: $eng dumped no LFTs" >&2; exit 1; }

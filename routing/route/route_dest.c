@@ -289,7 +289,7 @@ static bool lost_above_leaves(const struct rt *r, uint32_t s, uint32_t rank)
 {
 	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
 
-	return m && r->upg_alt[b + rank % m] != rank % m && r->c->level[rt_node(r, s)] >= 2;
+	return m && r->c->level[rt_node(r, s)] >= 2 && r->upg_alt[b + rank % m] != rank % m;
 }
 
 static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)

@@ -160,6 +160,15 @@ qos TRUE"
 	return 0
 }
 
+# sim_bench_conf ENGINE: sim_engine_conf with QoS on for every engine, as
+# the benchmarks compare them (dfsssp and nue may use VLs too).
+sim_bench_conf() {
+	sim_engine_conf "$1"
+	[ "$1" = ffroute ] || SIM_OSM_CONF="$SIM_OSM_CONF
+qos TRUE"
+	return 0
+}
+
 # sim_plugin_env LIBDIR: OpenSM dlopen()s "libffroute.so" by name, with the
 # ordinary loader search.
 sim_plugin_env() {
