@@ -21,7 +21,7 @@ def cols: [["reach", "reach", "max"], ["hard", "hard findings", "min"],
 def row: "| \(.fabric) | \(.engine) | \(.status) | \(.routing_time_s | n) | \(.lft_blocks | n) | " +
 	"\(.reach | r3) | \(.hard | n) | \(.credit_loops | n) / \(.credit_loops_switch | n) | " +
 	"\(.link_max | n) (\(.link_max_over_mean | r3)) | \(.shift_max | n) (\(.shift_lb_max | n)) | " +
-	"\(.shift_mean | r3) (\(.shift_lb_mean | r3)) | \(.ebb | r3) | \(.dbt_max_share | n) / \(.dbt_bw | r3) | " +
+	"\(.shift_mean | r3) (\(.shift_lb_mean | r3)) | \(.ebb | r4) | \(.dbt_max_share | n) / \(.dbt_bw | r3) | " +
 	"\(.incast_mix | r3) | \(.rail_violations | n) |";
 def head: "| fabric | engine | result | time (s) | LFT blocks | reach | hard | credit loops CA / switch | link max (max/mean) | shift max (LB) | shift mean (LB) | EBB | DBT share / bw | incast mix | rail viol. |",
 	"|---|---|---|---:|---:|---:|---:|---|---|---|---|---:|---|---:|---:|";
@@ -30,7 +30,8 @@ def worse($f; $o; $c): ($f[$c[0]]) as $v | ($o | map(select(.[$c[0]] != null))) 
 	else (if $c[2] == "min" then ($a | min_by(.[$c[0]])) else ($a | max_by(.[$c[0]])) end) as $b |
 	  if $v == null then "- \($f.fabric): \($c[1]): ffroute has no value, best built-in \($b[$c[0]] | r3) (\($b.engine))"
 	  elif ($c[2] == "min" and $v > $b[$c[0]] + 1e-9) or ($c[2] == "max" and $v < $b[$c[0]] - 1e-9) then
-	    "- \($f.fabric): \($c[1]): ffroute \($v | r4), best built-in \($b[$c[0]] | r4) (\([$a[] | select(.[$c[0]] == $b[$c[0]]) | .engine + (if .hard > 0 then " with \(.hard) hard finding" + (if .hard > 1 then "s" else "" end) else "" end)] | join(", ")))"
+	    "- \($f.fabric): \($c[1]): ffroute \($v | r4), best built-in \($b[$c[0]] | r4) (\([$a[] | select(.[$c[0]] == $b[$c[0]]) | .engine + (if .hard > 0 then " with \(.hard) hard finding" + (if .hard > 1 then "s" else "" end) else "" end)] | join(", ")))" +
+	    (if $c[0] == "ebb" and $f.ebb_stderr != null then "; standard errors \($f.ebb_stderr | r4) and \($b.ebb_stderr | r4)" else "" end)
 	  else empty end end;
 def compare($valid): [group_by(.fabric)[] | (map(select(.engine == "ffroute" and .hard != null))[0]) as $f |
 	(map(select(.engine != "ffroute" and .hard != null and ((.hard == 0) == $valid)))) as $o |
@@ -39,10 +40,10 @@ def list: if length == 0 then "- nowhere" else .[] end;
 . as $top |
 (if $mode == "full" then "# ffroute vs OpenSM'"'"'s engines (bench/run)", "",
 	"Date: \(.date). Machine: \(.machine). Command: `\(.command)`.",
-	"Definitions: bench/README.md. Offline engine: \(.offline_route)", "",
+	"Definitions: bench/README.md. EBB over \(.ebb_bisections // 32) bisections. Offline engine: \(.offline_route)", "",
 	head, (.runs[] | row), ""
  else "Date: \(.date). Machine: \(.machine). Command: `\(.command)` (full results: `bench/results/\(.date).md`, plots `bench/results/\(.date)-linkload.svg` and `-time.svg`).", "",
-	"Healthy full-size fabrics (1 % and 5 % degraded copies are in the results file):", "",
+	"Healthy full-size fabrics (1 % and 5 % degraded copies are in the results file; EBB over \(.ebb_bisections // 32) random bisections, the same for every engine):", "",
 	head, (.runs[] | select(.size == "full" and .drop == 0) | row), "",
 	"Offline engine (`ffroute route`'"'"'s classify + route + verify): \(.offline_route)", ""
  end),

@@ -24,7 +24,8 @@ const char cmd_check_help[] =
 	"usage: ffroute check [DIR] [--topo F [--topo-format FMT]] [--lft F [--lft-format FMT]]\n"
 	"                     [--db-csv F] [--sl2vl F] [--sl F] [--roles F] [--job F]\n"
 	"                     [--live [--ca NAME] [--port N]]\n"
-	"                     [--no-metrics] [--seed N] [--threads N] [--json] [--html FILE]\n"
+	"                     [--no-metrics] [--seed N] [--bisections N] [--threads N]\n"
+	"                     [--json] [--html FILE] [--link-loads FILE]\n"
 	"\n"
 	"Check the unicast routing of a fabric: every (switch, LID) route is followed\n"
 	"(LMC and switch LIDs included) for unreachable destinations, loops, black holes,\n"
@@ -53,6 +54,8 @@ const char cmd_check_help[] =
 	"      --port N          --live: local port (default: first active)\n"
 	"      --no-metrics      findings only\n"
 	"      --seed N          seed of every sampled metric (default 1)\n"
+	"      --bisections N    random bisections behind ebb (default: 3.2 million flows'\n"
+	"                        worth, 32 to 4096; ebb_stderr is its sampling error)\n"
 	"      --threads N       1 or 2 threads (default: 2 when 2 CPUs are online);\n"
 	"                        the report is the same either way\n"
 	"  -j, --json            print one JSON object instead of text\n"
@@ -65,7 +68,7 @@ const char cmd_check_help[] =
 enum {
 	OPT_TOPO_FMT = 256, OPT_LFT_FMT, OPT_SL2VL, OPT_ROLES, OPT_JOB, OPT_LIVE, OPT_CA,
 	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV, OPT_SL, OPT_LINK_LOADS,
-	OPT_THREADS,
+	OPT_THREADS, OPT_BISECTIONS,
 };
 
 struct check_opts {
@@ -75,15 +78,17 @@ struct check_opts {
 	const char *html, *link_loads;
 };
 
+/* @opt's @arg as a number in @min..@max, or a usage error naming the range */
 static int parse_uint(const struct cli_cmd *cmd, const char *opt, const char *arg,
-		      unsigned long long max, unsigned long long *out)
+		      unsigned long long min, unsigned long long max, unsigned long long *out)
 {
 	char *end;
 
 	errno = 0;
 	*out = strtoull(arg, &end, 0);
-	if (!*arg || *end || errno || *out > max || arg[0] == '-')
-		return cli_usage_error(cmd, "%s: '%s' is not a number in 0..%llu", opt, arg, max);
+	if (!*arg || *end || errno || *out < min || *out > max || arg[0] == '-')
+		return cli_usage_error(cmd, "%s: '%s' is not a number in %llu..%llu", opt, arg,
+				       min, max);
 	return 0;
 }
 
@@ -109,23 +114,24 @@ static int parse_one(const struct cli_cmd *cmd, int c, struct check_opts *o)
 	case OPT_LIVE: o->in.live = true; return 0;
 	case OPT_CA: o->in.ca = optarg; return 0;
 	case OPT_PORT:
-		if (parse_uint(cmd, "--port", optarg, TOPO_MAX_PORTS, &v))
+		if (parse_uint(cmd, "--port", optarg, 1, TOPO_MAX_PORTS, &v))
 			return CLI_ERROR;
-		if (!v)
-			return cli_usage_error(cmd, "--port: ports are numbered from 1");
 		o->in.port = (int)v;
 		return 0;
 	case OPT_NO_METRICS: o->co.metrics = false; return 0;
 	case OPT_SEED:
-		if (parse_uint(cmd, "--seed", optarg, UINT64_MAX, &v))
+		if (parse_uint(cmd, "--seed", optarg, 0, UINT64_MAX, &v))
 			return CLI_ERROR;
 		o->co.seed = v;
 		return 0;
-	case OPT_THREADS:
-		if (parse_uint(cmd, "--threads", optarg, 2, &v))
+	case OPT_BISECTIONS:
+		if (parse_uint(cmd, "--bisections", optarg, 1, 1000000, &v))
 			return CLI_ERROR;
-		if (!v)
-			return cli_usage_error(cmd, "--threads: 1 or 2");
+		o->co.bisections = (unsigned)v;
+		return 0;
+	case OPT_THREADS:
+		if (parse_uint(cmd, "--threads", optarg, 1, 2, &v))
+			return CLI_ERROR;
 		o->co.threads = (unsigned)v;
 		return 0;
 	case 'j': o->json = true; return 0;
@@ -173,6 +179,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 		{ "port", required_argument, NULL, OPT_PORT },
 		{ "no-metrics", no_argument, NULL, OPT_NO_METRICS },
 		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "bisections", required_argument, NULL, OPT_BISECTIONS },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "json", no_argument, NULL, 'j' },
 		{ "html", required_argument, NULL, OPT_HTML },

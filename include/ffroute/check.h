@@ -197,7 +197,7 @@ struct chk_opts {
 	uint64_t seed;			/* every random choice derives from it */
 	unsigned shift_samples;		/* shifts sampled when N > shift_all_max (64) */
 	unsigned shift_all_max;		/* every shift up to this many endpoints (1024) */
-	unsigned bisections;		/* random bisections for EBB (default 32) */
+	unsigned bisections;		/* random bisections for EBB (0: chk_ebb_bisections) */
 	unsigned xzone_job;		/* hosts of the cross-zone allreduce job (512) */
 	bool metrics;			/* compute metrics, not only findings */
 	const uint8_t *sl2vl;		/* optional: [nports * 16] VL of each SL out of a port */
@@ -251,8 +251,11 @@ static inline uint32_t chk_sl_group(const struct chk_opts *o, uint32_t n)
 }
 
 /** chk_opts_init - defaults: seed 1, all shifts up to 1024 endpoints else 64 samples,
- * 32 bisections, 512-host job */
+ * bisections by chk_ebb_bisections, 512-host job */
 void chk_opts_init(struct chk_opts *o);
+/** chk_ebb_bisections - EBB's default bisections for @n compute endpoints:
+ * about 3.2 million flows (n per bisection), between 32 and 4096 */
+unsigned chk_ebb_bisections(uint32_t n);
 /** chk_report_init / chk_report_free - the report of one fabric (nports channels) */
 int chk_report_init(struct chk_report *r, uint32_t nports);
 void chk_report_free(struct chk_report *r);

@@ -45,7 +45,6 @@ void chk_opts_init(struct chk_opts *o)
 	o->seed = 1;
 	o->shift_samples = 64;
 	o->shift_all_max = 1024;
-	o->bisections = 32;
 	o->xzone_job = 512;
 	o->metrics = true;
 }

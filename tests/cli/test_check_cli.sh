@@ -86,6 +86,8 @@ run 2 "$FFROUTE" check "$MINI" "$MINI"
 run 2 "$FFROUTE" check --ca mlx5_0 "$MINI"
 run 2 "$FFROUTE" check --live "$MINI"
 run 2 "$FFROUTE" check --seed x1 "$MINI"
+run 2 "$FFROUTE" check --bisections 0 "$MINI"
+run 2 "$FFROUTE" check --bisections 1000001 "$MINI"
 run 2 "$FFROUTE" check --port 0 --live
 run 2 "$FFROUTE" check --topo "$MINI/opensm-subnet.lst"
 run 2 "$FFROUTE" check --lft-format net "$MINI"
@@ -134,6 +136,12 @@ if cmp -s "$TMP/out" "$TMP/mini.json"; then ok "JSON is deterministic"; else
 	not_ok "JSON differs between two runs" "$TMP/out"; fi
 run 0 "$FFROUTE" check --json --seed 7 --no-metrics "$MINI"
 has "$TMP/out" '"seed": 7'
+run 0 "$FFROUTE" check --json --bisections 1 "$MINI"
+has "$TMP/out" '"ebb_bisections": 1'
+if grep -q ebb_stderr "$TMP/out"; then not_ok "ebb_stderr with one bisection" "$TMP/out"; else
+	ok "no ebb_stderr with one bisection"; fi
+has "$TMP/mini.json" '"ebb_bisections": 4096'
+has "$TMP/mini.json" '"ebb_stderr": '
 printf '0x0000000000100000 storage zone=0\n# comment\n0x0000000000100003 mgmt\n' >"$TMP/roles"
 printf 'cn0001\n0x0000000000100002\n' >"$TMP/job"
 run 0 "$FFROUTE" check --json --roles "$TMP/roles" --job "$TMP/job" "$MINI"

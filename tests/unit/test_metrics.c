@@ -365,13 +365,25 @@ static void test_ebb_nonblocking(void **state)
 	fab_single(&f, 6);
 	fab_run(&f);
 	expect_metric(&f, "ebb", 1);
-	expect_metric(&f, "ebb_bisections", 32);
+	expect_metric(&f, "ebb_stderr", 0);
+	expect_metric(&f, "ebb_bisections", 4096);
 	fab_free(&f);
 	fab_hand(&f, 5, 4, h, 4, links, 4);
 	fab_run(&f);
 	expect_metric(&f, "ebb", 1);
 	expect_metric(&f, "shift_max", 1);
 	fab_free(&f);
+}
+
+/* EBB's default bisections: 3.2 million flows' worth, within 32..4096. */
+static void test_ebb_default_bisections(void **state)
+{
+	(void)state;
+	assert_int_equal(chk_ebb_bisections(792), 4041);	/* ceil(4040.4) */
+	assert_int_equal(chk_ebb_bisections(16384), 196);
+	assert_int_equal(chk_ebb_bisections(4), 4096);
+	assert_int_equal(chk_ebb_bisections(0), 4096);
+	assert_int_equal(chk_ebb_bisections(200000), 32);
 }
 
 /*
@@ -382,8 +394,10 @@ static void test_ebb_nonblocking(void **state)
  *   {cn0-cn2, cn1-cn3}, {cn0-cn3, cn1-cn2}: 2 flows on each leaf-spine
  *   channel (both directions), every flow 1/2
  * so each bisection gives 1 or 1/2, and E[ebb] = 1/3 + 2/3 x 1/2 = 2/3.
- * With B bisections ebb = 1/2 + j / (2B) for an integer j; with B = 6000
- * the mean is within 0.015 of 2/3 (sd 0.003).
+ * With B bisections ebb = 1/2 + j / (2B) for an integer j (the bisections
+ * at 1); with B = 6000 the mean is within 0.015 of 2/3 (sd 0.003).  The
+ * bisections' means are j ones and B - j halves: sample variance
+ * (1/4) j (B - j) / (B (B - 1)), so ebb_stderr = sqrt(that / B).
  * All-to-all: every leaf-spine channel carries 2 x 2 flows: a2a_max =
  * a2a_mean = 4; each host link out carries 3.
  */
@@ -407,6 +421,8 @@ static void test_ebb_oversubscribed(void **state)
 	assert_true(fabs(j - round(j)) < 1e-6);
 	if (fabs(e - 2.0 / 3) > 0.015)
 		fail_msg("ebb %.6f, expected 2/3 +- 0.015", e);
+	j = round(j);
+	expect_metric(&f, "ebb_stderr", sqrt(0.25 * j * (6000 - j) / (6000.0 * 5999) / 6000));
 	expect_metric(&f, "a2a_max", 4);
 	expect_metric(&f, "a2a_mean", 4);
 	expect_metric(&f, "a2a_flows", 12);
@@ -575,7 +591,7 @@ static void test_link_routes_per_class(void **state)
 /*
  * Unrouted flows count as bandwidth 0 and in flows_unrouted.  One switch,
  * cn0..cn3, the route to cn3 removed.  Flows toward cn3: shifts 1..3 one
- * each (3); each of 32 bisections one (32); the 4-rank double binary tree
+ * each (3); each of 32 bisections (set) one (32); the 4-rank double binary tree
  * gives cn3 one neighbour per tree (2); shift 1 of the incast mix one (1);
  * the all-to-all three (3): 41.
  */
@@ -585,6 +601,7 @@ static void test_unrouted(void **state)
 
 	(void)state;
 	fab_single(&f, 4);
+	f.o.bisections = 32;
 	lft_set(f.l, 0, host_lid(&f, 3), LFT_NONE);
 	fab_run(&f);
 	expect_metric(&f, "flows_unrouted", 41);
@@ -691,6 +708,7 @@ int main(void)
 		cmocka_unit_test(test_shift_interzone_bound),
 		cmocka_unit_test(test_ebb_nonblocking),
 		cmocka_unit_test(test_ebb_oversubscribed),
+		cmocka_unit_test(test_ebb_default_bisections),
 		cmocka_unit_test(test_dbt_single_switch),
 		cmocka_unit_test(test_dbt_job),
 		cmocka_unit_test(test_incast),
