@@ -84,6 +84,7 @@ int chk_sl2vl_read(const char *buf, size_t len, const char *fname, const struct 
 struct chk_ep {
 	uint32_t port;		/* CA port index */
 	uint32_t leaf;		/* switch node it is cabled to */
+	uint32_t lpos;		/* the leaf's position (cls pos; sort key) */
 	uint32_t rport;		/* the leaf's port index (sort key) */
 	uint16_t lid;
 	int16_t zone;
@@ -92,7 +93,8 @@ struct chk_ep {
 /**
  * chk_endpoints - every port of the CAs of role @role that is an endpoint,
  * in the "compute order" of the traffic metrics: by zone (none last), then
- * by the switch port it is cabled to.  *out is malloc'd.
+ * by the position of the switch it is cabled to (cls pos: a pod's leaves
+ * together), then by that switch's port number.  *out is malloc'd.
  */
 int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
 		  struct chk_ep **out, uint32_t *n);

@@ -62,6 +62,8 @@ struct cls {
 	uint8_t *interzone;	/* [nports] 1 if the port's link joins different zones */
 	uint8_t *dir;		/* [nports] enum cls_dir */
 	uint32_t *group;	/* [nports] switch port: lowest port index with the same peer */
+	uint32_t *pos;		/* [nnodes] switch: its place in the position order
+				 * (pods' switches together, class_pos.c); TOPO_NONE for CAs */
 	uint32_t nzones, nrails, nhosts;
 	uint8_t nlevels;	/* highest switch level */
 	unsigned nreasons;	/* > 0: the engine refuses the fabric */

@@ -8,7 +8,8 @@
  *
  * Endpoints.  The compute set is every cabled, LID-holding port of a CA
  * whose role is compute (SHARP ANs, storage, management excluded), ordered
- * by (zone, leaf switch, leaf port); the storage set likewise.
+ * by (zone, leaf switch position (class_pos.c: pods together), leaf port
+ * number); the storage set likewise.
  *
  * Metrics (names are stable; see ffroute(1), CHECK METRICS):
  *   compute_hcas          N, the compute endpoints
@@ -273,6 +274,8 @@ static int cmp_ep(const void *a, const void *b)
 
 	if (zx != zy)
 		return zx < zy ? -1 : 1;
+	if (x->lpos != y->lpos)
+		return x->lpos < y->lpos ? -1 : 1;
 	return x->rport < y->rport ? -1 : x->rport > y->rport;
 }
 
@@ -286,6 +289,7 @@ static bool ep_of(const struct topo *t, const struct cls *c, uint32_t p, struct 
 	e->port = p;
 	e->rport = r;
 	e->leaf = t->port_node[r];
+	e->lpos = c->pos[e->leaf];
 	e->lid = t->port_lid[p];
 	e->zone = c->zone[t->port_node[p]];
 	return true;

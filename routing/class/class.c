@@ -573,6 +573,7 @@ void cls_free(struct cls *c)
 	free(c->host);
 	free(c->dir);
 	free(c->group);
+	free(c->pos);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -613,6 +614,7 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 		mark_interzone(t, c);
 		cls_ports(t, c);
 		cls_verdict(t, c);
+		rc = cls_positions(t, c);
 	}
 out:
 	free(s1);

@@ -7,9 +7,10 @@
  * Destinations are every LID the fabric assigns: each LID of a CA or
  * router port's LMC range (routed through the switch the port is cabled
  * to) and every switch's port-0 LID.  They are processed sorted by
- * (zone, attach switch, attach port, LID) - the position order the checker
- * also uses for shift permutations - and ranked within their traffic class
- * (compute, storage, other), so D-mod-K spreads each class on its own.
+ * (zone, attach switch's position (class_pos.c), attach port, LID) - the
+ * position order the checker also uses for shift permutations - and ranked
+ * within their traffic class (compute, storage, other), so D-mod-K spreads
+ * each class on its own.
  * LMC LIDs of one port have consecutive ranks, so they take distinct
  * designated paths.  With several zones, destinations on switches with
  * an inter-zone link are routed first (exits_first), ranks unchanged.
@@ -106,7 +107,7 @@ static void logf_(const struct route_opts *o, enum route_log_level lvl, const ch
 
 struct dkey {
 	int16_t zone;
-	uint32_t attach_node;
+	uint32_t attach_node, pos;	/* pos: the attach switch's (cls pos) */
 	struct rt_dest d;
 };
 
@@ -116,8 +117,8 @@ static int cmp_dkey(const void *a, const void *b)
 
 	if (x->zone != y->zone)
 		return x->zone < y->zone ? -1 : 1;
-	if (x->attach_node != y->attach_node)
-		return x->attach_node < y->attach_node ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
 	if (x->d.port != y->d.port)
 		return x->d.port < y->d.port ? -1 : 1;
 	return x->d.lid < y->d.lid ? -1 : x->d.lid > y->d.lid;
@@ -154,6 +155,7 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 		}
 		k[n].zone = c->zone[sw];
 		k[n].attach_node = sw;
+		k[n].pos = c->pos[sw];
 		k[n].d.attach = t->node_sw[sw];
 		k[n++].d.lid = lid;
 	}
@@ -271,6 +273,8 @@ static void rt_free(struct rt *r)
 	free(r->upg);
 	free(r->upg_alt);
 	free(r->upg_port);
+	free(r->upg_ord);
+	free(r->upg_opos);
 	free(r->gidx);
 	free(r->gsize);
 	free(r->pnum);

@@ -281,7 +281,8 @@ static int label(struct rt *r, const struct rt_dest *dst)
  * for every source: two destinations' routes on one link down (a 3-level
  * tree whose spine lost a core: 86 routes on it, about 60 on its peers).  The
  * designated path ends at @s instead (open_lv) and each source spreads
- * such a destination by load, its ties rotated from the source switch.
+ * such a destination by load, its ties rotated from the source switch's
+ * position (class_pos.c).
  * A leaf's lost member keeps its substitute: on two-level zones the shift
  * refinement (route_shift.c) rebalances those with shifts in view.
  */
@@ -460,7 +461,7 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
  * storage route weighing 8 keeps compute routes off a storage-heavy link);
  * last the rotation among all candidates by rank, for storage and other
  * destinations and above where a compute destination's designated path
- * ended (no designated path) started at @s: the switches then
+ * ended (no designated path) started at @s's position: the switches then
  * spread one such destination over their links instead of all picking
  * the same spine, whose down-link would carry it for every leaf.
  */
@@ -495,7 +496,7 @@ static inline uint32_t rot_fast(uint32_t idx, uint32_t n, uint32_t rm)
 /* The rank digit for a link whose lower end is at level @low. */
 static inline uint32_t link_digit(const struct rt *r, uint8_t low, uint32_t s)
 {
-	return r->dk_dig[low] + (r->mode[s] >= RM_TURN ? s : 0);
+	return r->dk_dig[low] + (r->mode[s] >= RM_TURN ? r->c->pos[rt_node(r, s)] : 0);
 }
 
 /*
@@ -599,7 +600,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], best = TOPO_NONE;
 	const uint32_t *cand = r->cand + r->cand_off[s];
 	uint8_t lv = r->c->level[rt_node(r, s)];
-	uint32_t rank = r->dk_rank[lv], rm = 0, nmin = 0;
+	uint32_t rank = r->dk_rank[lv], rm = 0, nmin = 0, spos = r->c->pos[rt_node(r, s)];
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
 	uint32_t tie[TOPO_MAX_PORTS + 1];
 	struct ckey bk = { 0, 0, 1, 0, 0, 0 };
@@ -609,7 +610,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	primary_keys(r, s, dst, rank, tie, &nmin, &best);
 	if (nmin > 1) {
 		best = TOPO_NONE;
-		rm = (rank + (dst->tc != CLS_TC_COMPUTE || lv >= r->open_lv ? s : 0)) % ncand;
+		rm = (rank + (dst->tc != CLS_TC_COMPUTE || lv >= r->open_lv ? spos : 0)) % ncand;
 	}
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];

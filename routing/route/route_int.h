@@ -74,7 +74,8 @@ struct rt {
 	uint32_t *pload[CLS_TC_COUNT];	/* routes sent over each port */
 	uint32_t *dsg[CLS_TC_COUNT];	/* destinations designated over each port */
 	/* per switch: the up-level switches of its "pod" (route_pos.c) */
-	uint32_t *upg_off, *upg;	/* CSR [nsw + 1] / sorted switch ordinals */
+	uint32_t *upg_off, *upg;	/* CSR [nsw + 1] / switch ordinals by (column, ordinal) */
+	uint32_t *upg_ord, *upg_opos;	/* parallel to upg: the members by ordinal, their position */
 	uint32_t *upg_alt;		/* parallel to upg: position used instead */
 	uint32_t *upg_port;		/* parallel to upg: the one port to it, else RT_NOPORT */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */

@@ -8,11 +8,18 @@
  * with w, x up of s, v): on a 2-level Clos all spines of the frame, on a
  * 3-level tree the aggregation switches of s's pod, and on a degraded
  * fabric the same sets as if no link had failed (a leaf that lost its
- * link to a spine still numbers it).  Members are sorted by switch
- * ordinal (node GUID order: arbitrary but the same for every peer), so a
- * destination's designated up-switch index, rank mod |group|, means the
- * same switch to every leaf of the pod, whatever the cabling order of its
- * ports.
+ * link to a spine still numbers it).  Members are sorted by column, then
+ * by switch ordinal (node GUID order), so a destination's designated
+ * up-switch index, rank mod |group|, means the same switch to every leaf
+ * of the pod, whatever the cabling order of its ports, and the same
+ * column in every pod: a switch's column is the lowest ordinal among the
+ * switches of its level that share an up-neighbour with it (on a 3-level
+ * tree the aggregation switches under one group of cores, one per pod;
+ * with no up-neighbour, its own).  By ordinal alone, pods whose GUIDs
+ * order their aggregation switches differently would send one
+ * destination's routes down through different aggregation switches of its
+ * pod, and shifts would collide there (small 3-level rail fabric with
+ * scrambled GUIDs: shift max 2, mean 1.4; by column 1 and 1).
  *
  * Holes: a switch that lost its link to group member y sends what D-mod-K
  * gives y to alt(y), a member it still reaches, chosen so that no two
@@ -56,7 +63,60 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The up-group of @s into r->upg (grown), sorted. */
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* col[]: each switch's column, the least ordinal of its level sharing an up-neighbour. */
+static void columns(const struct rt *r, uint32_t *col, uint32_t *tmp, uint32_t *mark)
+{
+	const struct topo *t = r->t;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t nw = ups(r, s, tmp, 0, mark, s + 1);
+
+		col[s] = s;
+		for (uint32_t i = 0; i < nw; i++) {
+			uint32_t wn = rt_node(r, tmp[i]);
+
+			for (uint32_t p = t->port_off[wn] + 1; p < t->port_off[wn + 1]; p++) {
+				uint32_t v = rt_peer(r, p);
+
+				if (v != TOPO_NONE && r->c->dir[p] == CLS_DIR_DOWN && v < col[s] &&
+				    r->c->level[rt_node(r, v)] == r->c->level[rt_node(r, s)])
+					col[s] = v;
+			}
+		}
+	}
+}
+
+/* Members [b, e) of r->upg by (column, ordinal); upg_ord/upg_opos: by ordinal, for lookups. */
+static int sort_group(struct rt *r, uint32_t b, uint32_t e, const uint32_t *col)
+{
+	uint64_t *k = malloc(((size_t)(e - b) + 1) * sizeof(*k));
+
+	if (!k)
+		return -ENOMEM;
+	for (uint32_t i = b; i < e; i++)
+		k[i - b] = (uint64_t)col[r->upg[i]] << 32 | r->upg[i];
+	qsort(k, e - b, sizeof(*k), cmp_u64);
+	for (uint32_t i = b; i < e; i++) {
+		r->upg[i] = (uint32_t)k[i - b];
+		k[i - b] = (uint64_t)r->upg[i] << 32 | (i - b);
+	}
+	qsort(k, e - b, sizeof(*k), cmp_u64);
+	for (uint32_t i = b; i < e; i++) {
+		r->upg_ord[i] = (uint32_t)(k[i - b] >> 32);
+		r->upg_opos[i] = (uint32_t)k[i - b];
+	}
+	free(k);
+	return 0;
+}
+
+/* The up-group of @s into r->upg (grown), unsorted. */
 static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uint32_t *vm,
 		    uint32_t stamp, uint32_t *tmp)
 {
@@ -79,8 +139,6 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 			n = ups(r, v, r->upg, n, mark, stamp);
 		}
 	}
-	if (n > start)
-		qsort(r->upg + start, n - start, sizeof(*r->upg), cmp_u32);
 	r->upg_off[s + 1] = n;
 	return 0;
 }
@@ -151,16 +209,26 @@ int rt_up_groups(struct rt *r)
 	int rc = 0;
 
 	uint8_t *have = malloc(2 * ((size_t)r->nsw + 1)), *used;
+	uint32_t *col = malloc(((size_t)r->nsw + 1) * sizeof(*col));
+	size_t ng;
 
 	r->upg_off = calloc((size_t)r->nsw + 1, sizeof(*r->upg_off));
-	if (!mark || !vm || !tmp || !r->upg_off || !have)
+	if (!mark || !vm || !tmp || !r->upg_off || !have || !col)
 		rc = -ENOMEM;
 	for (uint32_t s = 0; !rc && s < r->nsw; s++)
 		rc = group_of(r, s, &cap, mark, vm, s + 1, tmp);
-	if (!rc && !(r->upg_alt = malloc(((size_t)r->upg_off[r->nsw] + 1) * sizeof(uint32_t))))
+	ng = rc ? 0 : (size_t)r->upg_off[r->nsw] + 1;
+	if (!rc && (!(r->upg_alt = malloc(ng * sizeof(uint32_t))) ||
+		    !(r->upg_port = malloc(ng * sizeof(uint32_t))) ||
+		    !(r->upg_ord = malloc(ng * sizeof(uint32_t))) ||
+		    !(r->upg_opos = malloc(ng * sizeof(uint32_t)))))
 		rc = -ENOMEM;
-	if (!rc && !(r->upg_port = malloc(((size_t)r->upg_off[r->nsw] + 1) * sizeof(uint32_t))))
-		rc = -ENOMEM;
+	if (!rc) {
+		memset(mark, 0, ((size_t)r->nsw + 1) * sizeof(*mark));
+		columns(r, col, tmp, mark);
+	}
+	for (uint32_t s = 0; !rc && s < r->nsw; s++)
+		rc = sort_group(r, r->upg_off[s], r->upg_off[s + 1], col);
 	used = have ? have + r->nsw + 1 : NULL;
 	for (uint32_t s = 0; !rc && s < r->nsw; s++)
 		alternates(r, s, have, used, mark, r->nsw + 1 + s);
@@ -168,6 +236,7 @@ int rt_up_groups(struct rt *r)
 	free(mark);
 	free(vm);
 	free(tmp);
+	free(col);
 	return rc;
 }
 
@@ -177,12 +246,12 @@ uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)
 
 	if (r->upg_off[s + 1] == r->upg_off[s])
 		return TOPO_NONE;
-	b = r->upg + r->upg_off[s];
+	b = r->upg_ord + r->upg_off[s];
 	hit = bsearch(&w, b, r->upg_off[s + 1] - r->upg_off[s], sizeof(*b), cmp_u32);
-	return hit ? (uint32_t)(hit - b) : TOPO_NONE;
+	return hit ? r->upg_opos[r->upg_off[s] + (uint32_t)(hit - b)] : TOPO_NONE;
 }
 
-/* Whether leaf @u's up-group is @g's (ordinal list of @m), reached by one link each. */
+/* Whether leaf @u's up-group is @g's (@m members, same order), reached by one link each. */
 bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m)
 {
 	uint32_t b = r->upg_off[u];

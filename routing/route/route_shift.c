@@ -645,15 +645,15 @@ static void shz_balance(struct shz *z, enum shk k)
 /* ---- zones ------------------------------------------------------------------------ */
 
 struct shd {
-	uint32_t node, port, lid, attach;
+	uint32_t pos, node, port, lid, attach;	/* pos: the leaf's (cls pos) */
 };
 
 static int cmp_shd(const void *a, const void *b)
 {
 	const struct shd *x = a, *y = b;
 
-	if (x->node != y->node)
-		return x->node < y->node ? -1 : 1;
+	if (x->pos != y->pos)
+		return x->pos < y->pos ? -1 : 1;
 	if (x->port != y->port)
 		return x->port < y->port ? -1 : 1;
 	return x->lid < y->lid ? -1 : x->lid > y->lid;
@@ -661,7 +661,7 @@ static int cmp_shd(const void *a, const void *b)
 
 /*
  * The compute destinations of zone @zone in the checker's order (leaf
- * node, port), if the model holds (see the top): 1, 0 to leave the zone
+ * position, port), if the model holds (see the top): 1, 0 to leave the zone
  * alone, -ENOMEM.
  */
 static int shz_job(struct shz *z, const struct rt_dest *d, uint32_t nd, int16_t zone)
@@ -679,7 +679,8 @@ static int shz_job(struct shz *z, const struct rt_dest *d, uint32_t nd, int16_t 
 			continue;
 		if (r->c->level[rt_node(r, d[i].attach)] != 1 || n >= SH_MAX_RANKS)
 			goto out;
-		v[n++] = (struct shd){ rt_node(r, d[i].attach), d[i].port, d[i].lid, d[i].attach };
+		v[n++] = (struct shd){ r->c->pos[rt_node(r, d[i].attach)], rt_node(r, d[i].attach),
+				       d[i].port, d[i].lid, d[i].attach };
 	}
 	qsort(v, n, sizeof(*v), cmp_shd);
 	for (uint32_t i = 0; i < n; i++) {
