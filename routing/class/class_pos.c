@@ -10,17 +10,22 @@
  * order.  Node order alone (by GUID) is no such numbering: on a real
  * fabric switch GUIDs say nothing about where a switch is cabled, and a
  * 3-level tree whose pods' leaves interleave by GUID loses D-mod-K's
- * property (small 3-level rail fabric with GUIDs, port numbers and file
- * order scrambled: shift max 2 instead of 1, mean 2 instead of 1).
+ * property (full 3-level rail fabric relabelled by tests/lib/relabel.awk:
+ * shift max 8 instead of 1, HFReduce's tree 24 flows on a link instead of
+ * 4; with route_pos.c's columns and these positions, 1 and 4).
  *
  * What.  For each level l from the top switch level - 1 down to 2, the
  * connected parts of the switch graph restricted to levels 1..l (a pod is
  * one part at l = 2 on a 3-level tree), each named by its lowest node
- * index.  Switches sort by those names from the highest l down, then by
- * node index; a switch above l (a core at l = 2) or of unknown level
- * sorts after every part.  On a 2-level tree this is node order.  The names and the tie-break are node indices, so the order
- * depends on the graph and the GUIDs only: not on file order, port
- * numbers or descriptions.
+ * index.  Switches sort by those names from the highest l down (a switch
+ * above l, a core at l = 2, or of unknown level sorts after every part),
+ * then higher levels first, then by node index: on a 2-level tree the
+ * spines, then the leaves, each in node order.  Names and tie-breaks are
+ * node indices, so the order depends on the graph and, for ties, on the
+ * GUIDs: not on file order, port numbers or descriptions.  Higher levels
+ * first, because the engine routes destinations in this order and its
+ * greedy balance spreads switch LIDs best that way on the frame (7
+ * switch-LID routes per link at most, 13 with leaves first).
  *
  * Cost: O((levels - 2) x (switches + switch links) + S log S).
  */

@@ -375,6 +375,43 @@ static void test_ebb_nonblocking(void **state)
 	fab_free(&f);
 }
 
+/*
+ * The compute order follows the graph, not the GUIDs (class_pos.c).  A
+ * 3-level tree whose GUID order interleaves its pods: core 0; pod A =
+ * leaves 1 and 3 under spine 5; pod B = leaves 2 and 4 under spine 6; one
+ * host per leaf (cn0 on 1, cn1 on 2, cn2 on 3, cn3 on 4).  Parts of the
+ * levels 1..2 graph: A (named by node 1) and B (node 2); within a part the
+ * spine first, then the leaves by GUID; the core last.  Positions: 5 1 3
+ * 6 2 4 0, so the compute order is cn0 cn2 cn1 cn3 (by GUID it was cn0
+ * cn1 cn2 cn3: every shift-1 flow crossed the core).
+ */
+static void test_positions_from_graph(void **state)
+{
+	static const struct hspec h[] = {
+		{ "cn0", 1, 1 }, { "cn1", 2, 1 }, { "cn2", 3, 1 }, { "cn3", 4, 1 },
+	};
+	static const struct lspec links[] = {
+		{ 1, 2, 5, 1 }, { 3, 2, 5, 2 }, { 2, 2, 6, 1 }, { 4, 2, 6, 2 },
+		{ 5, 3, 0, 1 }, { 6, 3, 0, 2 },
+	};
+	static const unsigned order[] = { 5, 1, 3, 6, 2, 4, 0 }, leaf_of[] = { 1, 3, 2, 4 };
+	struct chk_ep *ep = NULL;
+	uint32_t n = 0;
+	struct fab f;
+
+	(void)state;
+	fab_hand(&f, 7, 4, h, 4, links, 6);
+	assert_int_equal(f.c.nlevels, 3);
+	for (unsigned i = 0; i < 7; i++)
+		assert_int_equal(f.c.pos[topo_find_guid(f.t, SW_GUID(order[i]))], i);
+	assert_int_equal(chk_endpoints(f.t, &f.c, CLS_ROLE_COMPUTE, &ep, &n), 0);
+	assert_int_equal(n, 4);
+	for (unsigned i = 0; i < 4; i++)
+		assert_int_equal(ep[i].leaf, topo_find_guid(f.t, SW_GUID(leaf_of[i])));
+	free(ep);
+	fab_free(&f);
+}
+
 /* EBB's default bisections: 3.2 million flows' worth, within 32..4096. */
 static void test_ebb_default_bisections(void **state)
 {
@@ -709,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_ebb_nonblocking),
 		cmocka_unit_test(test_ebb_oversubscribed),
 		cmocka_unit_test(test_ebb_default_bisections),
+		cmocka_unit_test(test_positions_from_graph),
 		cmocka_unit_test(test_dbt_single_switch),
 		cmocka_unit_test(test_dbt_job),
 		cmocka_unit_test(test_incast),
