@@ -173,6 +173,15 @@ static void empty_leaves(const struct topo *t, struct cls *c)
 	}
 }
 
+/* nlevels: the highest switch level, after the BFS and again after level overrides. */
+static void count_levels(const struct topo *t, struct cls *c)
+{
+	c->nlevels = 0;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->level[n] > c->nlevels)
+			c->nlevels = c->level[n];
+}
+
 static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue)
 {
 	uint32_t head = 0, tail = 0;
@@ -191,9 +200,7 @@ static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue)
 		}
 	}
 	empty_leaves(t, c);
-	for (uint32_t n = 0; n < t->nnodes; n++)
-		if (c->level[n] > c->nlevels)
-			c->nlevels = c->level[n];
+	count_levels(t, c);
 }
 
 static uint32_t uf_find(uint32_t *uf, uint32_t x)
@@ -602,6 +609,7 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	apply_overrides(t, ov, c, OV_ROLE);
 	find_levels(t, c, s1);
 	apply_overrides(t, ov, c, OV_LEVEL);
+	count_levels(t, c);	/* a level= override may raise or lower the top */
 	find_zones(t, c, s1, s2, s3);
 	rc = cls_find_hosts(t, c);
 	if (!rc) {

@@ -146,7 +146,7 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 	return r->c->level[n] >= 2;
 }
 
-/** rt_up_groups - build upg_off/upg (route_pos.c) */
+/** rt_up_groups - build upg_off, upg, upg_ord, upg_opos, upg_alt, upg_port (route_pos.c) */
 int rt_up_groups(struct rt *r);
 /** rt_up_index - index into upg of the up-switch D-mod-K gives @rank at @s, or TOPO_NONE */
 static inline uint32_t rt_up_index(const struct rt *r, uint32_t s, uint32_t rank)

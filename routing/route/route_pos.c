@@ -15,7 +15,9 @@
  * column in every pod: a switch's column is the lowest ordinal among the
  * switches of its level that share an up-neighbour with it (on a 3-level
  * tree the aggregation switches under one group of cores, one per pod;
- * with no up-neighbour, its own).  By ordinal alone, pods whose GUIDs
+ * with no up-neighbour, its own: a switch that lost every up-link takes
+ * its own ordinal, so its pod may order that column differently from the
+ * others, a case left as is).  By ordinal alone, pods whose GUIDs
  * order their aggregation switches differently would send one
  * destination's routes down through different aggregation switches of its
  * pod, and shifts would collide there (small 3-level rail fabric with

@@ -412,6 +412,37 @@ static void test_positions_from_graph(void **state)
 	fab_free(&f);
 }
 
+/*
+ * The same tree with a management host on the core: the core is a leaf
+ * by the BFS (2 levels, no pods); a level=3 override puts it back on top,
+ * and the positions must see the override's 3 levels (they read nlevels
+ * before the override once, and pods interleaved by GUID again).
+ */
+static void test_positions_level_override(void **state)
+{
+	static const struct hspec h[] = {
+		{ "cn0", 1, 1 }, { "cn1", 2, 1 }, { "cn2", 3, 1 }, { "cn3", 4, 1 }, { "mg0", 0, 3 },
+	};
+	static const struct lspec links[] = {
+		{ 1, 2, 5, 1 }, { 3, 2, 5, 2 }, { 2, 2, 6, 1 }, { 4, 2, 6, 2 },
+		{ 5, 3, 0, 1 }, { 6, 3, 0, 2 },
+	};
+	static const unsigned order[] = { 5, 1, 3, 6, 2, 4, 0 };
+	struct cls_override o = { SW_GUID(0), NULL, -1, -1, -1, 3, 1 };
+	struct cls_overrides ov = { &o, 1, "roles" };
+	struct fab f;
+
+	(void)state;
+	fab_hand(&f, 7, 4, h, 5, links, 6);
+	assert_int_equal(f.c.nlevels, 2);
+	cls_free(&f.c);
+	assert_int_equal(cls_classify(f.t, &ov, &f.c), 0);
+	assert_int_equal(f.c.nlevels, 3);
+	for (unsigned i = 0; i < 7; i++)
+		assert_int_equal(f.c.pos[topo_find_guid(f.t, SW_GUID(order[i]))], i);
+	fab_free(&f);
+}
+
 /* EBB's default bisections: 3.2 million flows' worth, within 32..4096. */
 static void test_ebb_default_bisections(void **state)
 {
@@ -747,6 +778,7 @@ int main(void)
 		cmocka_unit_test(test_ebb_oversubscribed),
 		cmocka_unit_test(test_ebb_default_bisections),
 		cmocka_unit_test(test_positions_from_graph),
+		cmocka_unit_test(test_positions_level_override),
 		cmocka_unit_test(test_dbt_single_switch),
 		cmocka_unit_test(test_dbt_job),
 		cmocka_unit_test(test_incast),
