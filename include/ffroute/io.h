@@ -39,7 +39,7 @@ enum ffr_format {
 };
 
 /* Largest input accepted (bytes). */
-#define FFR_MAX_INPUT (1024u * 1024u * 1024u)
+#define FFR_MAX_INPUT (4095u * 1024u * 1024u)
 
 /** ffr_format_name - short name ("ibnetdiscover", "net", "lst", ...) */
 const char *ffr_format_name(enum ffr_format f);
