@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* ffr_cmp_u64 - qsort/bsearch order of uint64_t, ascending */
+static inline int ffr_cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
  * ffr_grow - make the array *@v (capacity *@cap elements of @elem bytes)
  * hold at least @need elements, doubling from 64.  Capacities stay below

@@ -203,13 +203,6 @@ static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue)
 	count_levels(t, c);
 }
 
-static uint32_t uf_find(uint32_t *uf, uint32_t x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
-}
-
 static unsigned up_degree(const struct topo *t, const struct cls *c, uint32_t n)
 {
 	unsigned d = 0;
@@ -251,7 +244,7 @@ static void zone_leaves(const struct topo *t, const struct cls *c, uint32_t *uf,
 			uint32_t b = touched[i], db = up_degree(t, c, b);
 
 			if (2 * cnt[b] > (da < db ? da : db))
-				uf[uf_find(uf, a)] = uf_find(uf, b);
+				uf[cls_uf_find(uf, a)] = cls_uf_find(uf, b);
 			cnt[b] = 0;
 		}
 	}
@@ -345,11 +338,11 @@ static void find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32
 	}
 	zone_leaves(t, c, uf, cnt, touched);
 	for (uint32_t n = 0; n < t->nnodes; n++)	/* number zones by lowest leaf */
-		if (c->level[n] == 1 && uf_find(uf, n) == n)
+		if (c->level[n] == 1 && cls_uf_find(uf, n) == n)
 			c->zone[n] = (int16_t)(c->nzones < 32767 ? c->nzones++ : 32767);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (c->level[n] == 1)
-			c->zone[n] = c->zone[uf_find(uf, n)];
+			c->zone[n] = c->zone[cls_uf_find(uf, n)];
 	for (uint8_t lv = 2; lv && lv <= maxlvl; lv++)
 		for (uint32_t n = 0; n < t->nnodes; n++)
 			if (c->level[n] == lv)

@@ -23,6 +23,14 @@ static inline uint32_t cls_peer_sw(const struct topo *t, uint32_t p)
 	return q != TOPO_NONE && topo_is_switch(t, q) ? q : TOPO_NONE;
 }
 
+/* Union-find root of @x, halving the path on the way. */
+static inline uint32_t cls_uf_find(uint32_t *uf, uint32_t x)
+{
+	while (uf[x] != x)
+		x = uf[x] = uf[uf[x]];
+	return x;
+}
+
 /** cls_find_hosts - group CAs into hosts (class_port.c) */
 int cls_find_hosts(const struct topo *t, struct cls *c);
 /** cls_ports - port directions and groups, after levels and zones (class_port.c) */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "class/class_int.h"
 
 #define MAX_ZONES 13	/* SL 0 local, 1..13 into zone 0..12, 14 transit, 15 turns */
@@ -83,13 +84,6 @@ static int cmp_key(const void *a, const void *b)
 	return c ? c : x->node < y->node ? -1 : x->node > y->node;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static bool same_host(const struct host_key *a, const struct host_key *b)
 {
 	if (a->sys || b->sys)
@@ -111,7 +105,7 @@ int cls_find_hosts(const struct topo *t, struct cls *c)
 	for (uint32_t i = 0; i < t->nnodes; i++)
 		if (!topo_is_switch(t, i) && t->node_sysguid[i])
 			sys[ns++] = t->node_sysguid[i];
-	qsort(sys, ns, sizeof(*sys), cmp_u64);
+	qsort(sys, ns, sizeof(*sys), ffr_cmp_u64);
 	for (uint32_t i = 0; i < t->nnodes; i++) {
 		uint64_t g = t->node_sysguid[i];
 		const uint64_t *hit;
@@ -120,7 +114,7 @@ int cls_find_hosts(const struct topo *t, struct cls *c)
 		c->host[i] = TOPO_NONE;
 		if (topo_is_switch(t, i) || c->role[i] == CLS_ROLE_SHARP)
 			continue;
-		hit = g ? bsearch(&g, sys, ns, sizeof(*sys), cmp_u64) : NULL;
+		hit = g ? bsearch(&g, sys, ns, sizeof(*sys), ffr_cmp_u64) : NULL;
 		if (hit && ((hit > sys && hit[-1] == g) || (hit + 1 < sys + ns && hit[1] == g)))
 			key.sys = g;
 		else if (!cls_is_default_desc(t->node_desc[i])) {

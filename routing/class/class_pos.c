@@ -36,13 +36,6 @@
 
 #include "class/class_int.h"
 
-static uint32_t uf_root(uint32_t *uf, uint32_t x)
-{
-	while (uf[x] != x)
-		x = uf[x] = uf[uf[x]];
-	return x;
-}
-
 /* uf: the parts of the switches of levels 1..@l, each rooted at its lowest node. */
 static void parts(const struct topo *t, const struct cls *c, unsigned l, uint32_t *uf)
 {
@@ -56,8 +49,8 @@ static void parts(const struct topo *t, const struct cls *c, unsigned l, uint32_
 
 			if (q == TOPO_NONE || !c->level[q] || c->level[q] > l)
 				continue;
-			a = uf_root(uf, n);
-			b = uf_root(uf, q);
+			a = cls_uf_find(uf, n);
+			b = cls_uf_find(uf, q);
 			if (a != b) {	/* the lower index is the root: the part's name */
 				if (a < b)
 					uf[b] = a;
@@ -108,7 +101,7 @@ int cls_positions(const struct topo *t, struct cls *c)
 		parts(t, c, l, uf);
 		for (uint32_t n = 0; n < t->nnodes; n++)
 			names[(size_t)n * nk + i] = c->level[n] && c->level[n] <= l ?
-						    uf_root(uf, n) : UINT32_MAX;
+						    cls_uf_find(uf, n) : UINT32_MAX;
 	}
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		c->pos[n] = TOPO_NONE;

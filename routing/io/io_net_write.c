@@ -11,6 +11,7 @@
 
 #include <ffroute/io.h>
 
+#include "base/util.h"
 #include "io/io_net.h"
 
 /* ---- writer ---------------------------------------------------------------- */
@@ -112,13 +113,6 @@ static bool node_linked(const struct topo *t, uint32_t n)
 	return false;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* Port GUIDs ibsim would give twice: switch GUIDs and node GUID + p of
  * every CA and router port (a dual-port HCA whose node GUID is its port 1
  * GUID, next to another one, is the usual case).  UINT_MAX: no memory. */
@@ -137,7 +131,7 @@ static unsigned derived_clashes(const struct topo *t)
 			for (unsigned pn = 1; pn <= t->node_nports[n]; pn++)
 				g[k++] = t->node_guid[n] + pn;
 	}
-	qsort(g, k, sizeof(*g), cmp_u64);
+	qsort(g, k, sizeof(*g), ffr_cmp_u64);
 	for (size_t i = 1; i < k; i++)
 		dup += g[i] == g[i - 1];
 	free(g);

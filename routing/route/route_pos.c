@@ -65,13 +65,6 @@ static int cmp_u32(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* col[]: each switch's column, the least ordinal of its level sharing an up-neighbour. */
 static void columns(const struct rt *r, uint32_t *col, uint32_t *tmp, uint32_t *mark)
 {
@@ -104,12 +97,12 @@ static int sort_group(struct rt *r, uint32_t b, uint32_t e, const uint32_t *col)
 		return -ENOMEM;
 	for (uint32_t i = b; i < e; i++)
 		k[i - b] = (uint64_t)col[r->upg[i]] << 32 | r->upg[i];
-	qsort(k, e - b, sizeof(*k), cmp_u64);
+	qsort(k, e - b, sizeof(*k), ffr_cmp_u64);
 	for (uint32_t i = b; i < e; i++) {
 		r->upg[i] = (uint32_t)k[i - b];
 		k[i - b] = (uint64_t)r->upg[i] << 32 | (i - b);
 	}
-	qsort(k, e - b, sizeof(*k), cmp_u64);
+	qsort(k, e - b, sizeof(*k), ffr_cmp_u64);
 	for (uint32_t i = b; i < e; i++) {
 		r->upg_ord[i] = (uint32_t)(k[i - b] >> 32);
 		r->upg_opos[i] = (uint32_t)k[i - b];
