@@ -64,6 +64,11 @@ struct cls {
 	uint32_t *group;	/* [nports] switch port: lowest port index with the same peer */
 	uint32_t *pos;		/* [nnodes] switch: its place in the position order
 				 * (pods' switches together, class_pos.c); TOPO_NONE for CAs */
+	uint32_t *part;		/* [nnodes * npartlv] node n's part at level nlevels - 1 - i
+				 * is part[n * npartlv + i]: the connected part of switches
+				 * of levels 1..that level holding n (a pod), named by its
+				 * lowest node index; UINT32_MAX above that level or for CAs */
+	unsigned npartlv;	/* nlevels - 2 on three levels or more, else 0 */
 	uint32_t nzones, nrails, nhosts;
 	uint8_t nlevels;	/* highest switch level */
 	unsigned nreasons;	/* > 0: the engine refuses the fabric */

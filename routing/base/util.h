@@ -8,6 +8,14 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* ffr_cmp_u32 - qsort/bsearch order of uint32_t, ascending */
+static inline int ffr_cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /* ffr_cmp_u64 - qsort/bsearch order of uint64_t, ascending */
 static inline int ffr_cmp_u64(const void *a, const void *b)
 {

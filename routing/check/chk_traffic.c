@@ -24,10 +24,14 @@
  *   shift_lb_max/_mean    per shift the physical lower bound: 1, and the
  *                         largest over leaves of ceil(flows leaving the
  *                         leaf / its cabled switch links) and ceil(flows
- *                         entering / the same links), and over zones of
+ *                         entering / the same links), over the parts of
+ *                         class_pos.c (the pods of a 3-level tree) of
+ *                         ceil(flows leaving (entering) the part / the
+ *                         switch links leaving it), and over zones of
  *                         ceil(flows leaving (entering) the zone / its
  *                         inter-zone channels out (in)); no routing can do
- *                         better, so a degraded fabric is judged fairly
+ *                         better, so a degraded or tapered fabric is judged
+ *                         fairly
  *   shift_count, shift_sampled   shifts evaluated; 1 if sampled
  *   ebb, ebb_bisections   effective bisection bandwidth (Hoefler,
  *                         Schneider, Lumsdaine, "Multistage switches are
@@ -82,65 +86,12 @@
 
 #include <ffroute/check.h>
 
-#include "base/rng.h"
+#include "base/util.h"
+#include "check/chk_traffic.h"
 
-#define SHIFT_ALL_MAX 1024		/* all shifts up to this many endpoints */
 #define A2A_WALKS_MAX (1u << 26)	/* all-to-all walks before sampling */
 
-enum stream { ST_SHIFT = 1, ST_EBB, ST_XZONE, ST_INCAST, ST_A2A };
-
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t rng_next(struct rng *g)
-{
-	return ffr_rng_next(&g->s);
-}
-
-static void rng_init(struct rng *g, uint64_t seed, enum stream st)
-{
-	g->s = seed ^ ((uint64_t)st << 56);
-	g->s = rng_next(g);
-}
-
-static uint32_t rng_below(struct rng *g, uint32_t n)
-{
-	return ffr_rng_below(&g->s, n);
-}
-
-#define ep chk_ep
-
-/* Flows and their paths: flow i uses ch[off[i] .. off[i+1]). */
-struct fset {
-	uint32_t n, cap, nch, capch;
-	uint32_t *off, *ch;
-	uint8_t *ok;
-};
-
-struct tctx {
-	const struct topo *t;
-	const struct lft *l;
-	const struct cls *c;
-	const struct chk_opts *o;
-	struct chk_report *r;
-	struct ep *comp, *stor;
-	uint32_t ncomp, nstor;
-	uint32_t *load;		/* [nports], all zero between patterns */
-	uint8_t *sw2sw;		/* [nports] channel joins two switches */
-	uint32_t *leaf_cap;	/* [nswitches] cabled switch links of a switch */
-	uint32_t *leaf_out, *leaf_in;	/* [nswitches] scratch */
-	uint32_t *zcap_out, *zcap_in, *z_out, *z_in;	/* [nzones] */
-	struct fset fs, fs2;
-	uint64_t unrouted;
-};
-
-static int set(struct tctx *x, const char *name, double v)
-{
-	return chk_metric_set(x->r, name, v);
-}
-
-static int setf(struct tctx *x, const char *fmt, const char *a, double v)
+int chk_setf(struct tctx *x, const char *fmt, const char *a, double v)
 {
 	char name[48];
 
@@ -150,7 +101,7 @@ static int setf(struct tctx *x, const char *fmt, const char *a, double v)
 
 /* ---- flow sets ---------------------------------------------------------- */
 
-static void fset_reset(struct fset *f)
+void chk_fset_reset(struct fset *f)
 {
 	f->n = 0;
 	f->nch = 0;
@@ -196,7 +147,7 @@ static int fset_grow(struct fset *f, uint32_t more)
 }
 
 /* Add the flow from CA port @src to @dlid; a failed walk is kept as not ok. */
-static int fset_add(struct tctx *x, struct fset *f, uint32_t src, uint32_t dlid)
+int chk_fset_add(struct tctx *x, struct fset *f, uint32_t src, uint32_t dlid)
 {
 	struct chk_path p;
 	int rc = fset_grow(f, CHK_MAX_HOPS);
@@ -217,19 +168,19 @@ static int fset_add(struct tctx *x, struct fset *f, uint32_t src, uint32_t dlid)
 	return 0;
 }
 
-static void fset_load(const struct fset *f, uint32_t *load)
+void chk_fset_load(const struct fset *f, uint32_t *load)
 {
 	for (uint32_t i = 0; i < f->nch; i++)
 		load[f->ch[i]]++;
 }
 
-static void fset_unload(const struct fset *f, uint32_t *load)
+void chk_fset_unload(const struct fset *f, uint32_t *load)
 {
 	for (uint32_t i = 0; i < f->nch; i++)
 		load[f->ch[i]] = 0;
 }
 
-static uint32_t fset_max(const struct fset *f, const uint32_t *load)
+uint32_t chk_fset_max(const struct fset *f, const uint32_t *load)
 {
 	uint32_t m = 0;
 
@@ -346,6 +297,12 @@ static void capacities(struct tctx *x)
 			continue;
 		x->sw2sw[p] = 1;
 		x->leaf_cap[t->node_sw[a]]++;
+		for (unsigned i = 0; i < c->npartlv; i++) {
+			uint32_t pa = c->part[(size_t)a * c->npartlv + i];
+
+			if (pa != UINT32_MAX && pa != c->part[(size_t)b * c->npartlv + i])
+				x->pcap[(size_t)i * (t->nnodes + 1) + pa]++;
+		}
 		if (!c->interzone[p])
 			continue;
 		if (c->zone[a] >= 0 && (uint32_t)c->zone[a] < c->nzones)
@@ -353,194 +310,6 @@ static void capacities(struct tctx *x)
 		if (c->zone[b] >= 0 && (uint32_t)c->zone[b] < c->nzones)
 			x->zcap_in[c->zone[b]]++;
 	}
-}
-
-static uint32_t ceil_div(uint32_t a, uint32_t b)
-{
-	return b ? (a + b - 1) / b : 0;
-}
-
-static bool zone_ok(const struct tctx *x, int16_t z)
-{
-	return z >= 0 && (uint32_t)z < x->c->nzones;
-}
-
-/* ---- shift permutations -------------------------------------------------- */
-
-/* Physical lower bound of shift @k (see the top comment). */
-static uint32_t shift_lb(struct tctx *x, const struct ep *ep, uint32_t n, uint32_t k)
-{
-	const struct topo *t = x->t;
-	uint32_t lb = 1;
-
-	for (uint32_t i = 0; i < n; i++) {
-		const struct ep *s = &ep[i], *d = &ep[(i + k) % n];
-
-		if (s->leaf != d->leaf) {
-			x->leaf_out[t->node_sw[s->leaf]]++;
-			x->leaf_in[t->node_sw[d->leaf]]++;
-		}
-		if (s->zone != d->zone && zone_ok(x, s->zone) && zone_ok(x, d->zone)) {
-			x->z_out[s->zone]++;
-			x->z_in[d->zone]++;
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t sw = t->node_sw[ep[i].leaf], cap = x->leaf_cap[sw];
-		uint32_t b = ceil_div(x->leaf_out[sw], cap), b2 = ceil_div(x->leaf_in[sw], cap);
-
-		lb = b > lb ? b : lb;
-		lb = b2 > lb ? b2 : lb;
-		x->leaf_out[sw] = x->leaf_in[sw] = 0;
-	}
-	for (uint32_t z = 0; z < x->c->nzones; z++) {
-		uint32_t b = ceil_div(x->z_out[z], x->zcap_out[z]);
-		uint32_t b2 = ceil_div(x->z_in[z], x->zcap_in[z]);
-
-		lb = b > lb ? b : lb;
-		lb = b2 > lb ? b2 : lb;
-		x->z_out[z] = x->z_in[z] = 0;
-	}
-	return lb;
-}
-
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The shifts to evaluate: 1..n-1, or a sorted seeded sample. */
-static uint32_t *pick_shifts(const struct tctx *x, uint32_t n, uint32_t *nk, bool *sampled)
-{
-	uint32_t m = x->o->shift_samples ? x->o->shift_samples : 64;
-	uint32_t *k = malloc((size_t)n * sizeof(*k));
-	struct rng g;
-
-	if (!k)
-		return NULL;
-	for (uint32_t i = 0; i + 1 < n; i++)
-		k[i] = i + 1;
-	*sampled = n > (x->o->shift_all_max ? x->o->shift_all_max : SHIFT_ALL_MAX) && m < n - 1;
-	*nk = *sampled ? m : n - 1;
-	if (!*sampled)
-		return k;
-	rng_init(&g, x->o->seed, ST_SHIFT);
-	for (uint32_t i = 0; i < m; i++) {	/* partial Fisher-Yates */
-		uint32_t j = i + rng_below(&g, n - 1 - i), tmp = k[i];
-
-		k[i] = k[j];
-		k[j] = tmp;
-	}
-	qsort(k, m, sizeof(*k), cmp_u32);
-	return k;
-}
-
-struct shift_res {
-	uint32_t max, lbmax, nk;
-	double mean, lbmean;
-	bool sampled;
-};
-
-/* Every (or a sample of) shift permutation of the endpoints @ep[0..n). */
-static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shift_res *res)
-{
-	uint32_t *ks;
-	double ssum = 0, lbsum = 0;
-	int rc = 0;
-
-	memset(res, 0, sizeof(*res));
-	if (n < 2)
-		return 0;
-	ks = pick_shifts(x, n, &res->nk, &res->sampled);
-	if (!ks)
-		return -ENOMEM;
-	for (uint32_t s = 0; s < res->nk && !rc; s++) {
-		uint32_t k = ks[s], m, lb;
-
-		fset_reset(&x->fs);
-		for (uint32_t i = 0; i < n && !rc; i++)
-			rc = fset_add(x, &x->fs, ep[i].port, ep[(i + k) % n].lid);
-		fset_load(&x->fs, x->load);
-		m = fset_max(&x->fs, x->load);
-		fset_unload(&x->fs, x->load);
-		lb = shift_lb(x, ep, n, k);
-		res->max = m > res->max ? m : res->max;
-		res->lbmax = lb > res->lbmax ? lb : res->lbmax;
-		ssum += m;
-		lbsum += lb;
-	}
-	free(ks);
-	res->mean = res->nk ? ssum / res->nk : 0;
-	res->lbmean = res->nk ? lbsum / res->nk : 0;
-	return rc;
-}
-
-static int shift_set(struct tctx *x, const char *pre, const struct shift_res *res)
-{
-	int rc;
-
-	if ((rc = setf(x, "%s_max", pre, res->max)) || (rc = setf(x, "%s_mean", pre, res->mean)) ||
-	    (rc = setf(x, "%s_lb_max", pre, res->lbmax)) ||
-	    (rc = setf(x, "%s_lb_mean", pre, res->lbmean)) ||
-	    (rc = setf(x, "%s_count", pre, res->nk)))
-		return rc;
-	return setf(x, "%s_sampled", pre, res->sampled);
-}
-
-/* The compute endpoints of zone @z (@rail < 0) or of rail @rail, in order. */
-static uint32_t subset(const struct tctx *x, int z, int rail, struct ep *out)
-{
-	uint32_t n = 0;
-
-	for (uint32_t i = 0; i < x->ncomp; i++) {
-		uint32_t node = x->t->port_node[x->comp[i].port];
-
-		if (rail >= 0 ? x->c->rail[node] == rail : x->comp[i].zone == z)
-			out[n++] = x->comp[i];
-	}
-	return n;
-}
-
-/*
- * shift_* over every compute endpoint; shift_zone<k>_* within zone k (two
- * zones or more); shift_rail_* within each rail (two rails or more): the
- * largest max and lower bound, the mean of the means over rails.
- */
-static int shift_metrics(struct tctx *x)
-{
-	struct shift_res res, worst = { 0 };
-	struct ep *sub;
-	char pre[32];
-	int rc = shift_run(x, x->comp, x->ncomp, &res);
-
-	if (rc || (rc = shift_set(x, "shift", &res)))
-		return rc;
-	if (x->c->nzones < 2 && x->c->nrails < 2)
-		return 0;
-	sub = malloc(((size_t)x->ncomp + 1) * sizeof(*sub));
-	if (!sub)
-		return -ENOMEM;
-	for (uint32_t z = 0; x->c->nzones >= 2 && z < x->c->nzones && !rc; z++) {
-		rc = shift_run(x, sub, subset(x, (int)z, -1, sub), &res);
-		snprintf(pre, sizeof(pre), "shift_zone%u", z);
-		if (!rc)
-			rc = shift_set(x, pre, &res);
-	}
-	for (uint32_t k = 0; x->c->nrails >= 2 && k < x->c->nrails && !rc; k++) {
-		rc = shift_run(x, sub, subset(x, -1, (int)k, sub), &res);
-		worst.max = res.max > worst.max ? res.max : worst.max;
-		worst.lbmax = res.lbmax > worst.lbmax ? res.lbmax : worst.lbmax;
-		worst.mean += res.mean / x->c->nrails;
-		worst.lbmean += res.lbmean / x->c->nrails;
-		worst.nk += res.nk;
-		worst.sampled |= res.sampled;
-	}
-	if (!rc && x->c->nrails >= 2)
-		rc = shift_set(x, "shift_rail", &worst);
-	free(sub);
-	return rc;
 }
 
 /* ---- effective bisection bandwidth --------------------------------------- */
@@ -586,22 +355,22 @@ static int ebb_metric(struct tctx *x)
 			perm[i] = perm[j];
 			perm[j] = tmp;
 		}
-		fset_reset(&x->fs);
+		chk_fset_reset(&x->fs);
 		for (uint32_t i = 0; i < half && !rc; i++) {
 			const struct ep *a = &x->comp[perm[i]], *z = &x->comp[perm[half + i]];
 
-			rc = fset_add(x, &x->fs, a->port, z->lid);
+			rc = chk_fset_add(x, &x->fs, a->port, z->lid);
 			if (!rc)
-				rc = fset_add(x, &x->fs, z->port, a->lid);
+				rc = chk_fset_add(x, &x->fs, z->port, a->lid);
 		}
-		fset_load(&x->fs, x->load);
+		chk_fset_load(&x->fs, x->load);
 		bw = fset_bw_sum(&x->fs, x->load, NULL);
 		sum += bw;
 		nflows += x->fs.n;
 		bw = x->fs.n ? bw / x->fs.n : 0;
 		bsum += bw;
 		bsq += bw * bw;
-		fset_unload(&x->fs, x->load);
+		chk_fset_unload(&x->fs, x->load);
 	}
 	free(perm);
 	if (rc || (rc = set(x, "ebb", nflows ? sum / (double)nflows : 0)))
@@ -673,28 +442,28 @@ static int dbt_run(struct tctx *x, const char *name, const struct ep *rk, uint32
 
 	if (n < 2)
 		return 0;
-	fset_reset(&x->fs);
+	chk_fset_reset(&x->fs);
 	for (int tree = 0; tree < 2 && !rc; tree++)
 		for (uint32_t i = 0; i < n && !rc; i++) {
 			int64_t p = chk_dbt_parent(n, i, tree);
 
 			if (p < 0)
 				continue;
-			rc = fset_add(x, &x->fs, rk[i].port, rk[p].lid);
+			rc = chk_fset_add(x, &x->fs, rk[i].port, rk[p].lid);
 			if (!rc)
-				rc = fset_add(x, &x->fs, rk[p].port, rk[i].lid);
+				rc = chk_fset_add(x, &x->fs, rk[p].port, rk[i].lid);
 		}
 	if (rc)
 		return rc;
-	fset_load(&x->fs, x->load);
-	mx = fset_max(&x->fs, x->load);
+	chk_fset_load(&x->fs, x->load);
+	mx = chk_fset_max(&x->fs, x->load);
 	bw = fset_bw_sum(&x->fs, x->load, NULL) / x->fs.n;
-	fset_unload(&x->fs, x->load);
-	if ((rc = setf(x, "dbt_%s_ranks", name, n)) ||
-	    (rc = setf(x, "dbt_%s_flows", name, x->fs.n)) ||
-	    (rc = setf(x, "dbt_%s_max_share", name, mx)))
+	chk_fset_unload(&x->fs, x->load);
+	if ((rc = chk_setf(x, "dbt_%s_ranks", name, n)) ||
+	    (rc = chk_setf(x, "dbt_%s_flows", name, x->fs.n)) ||
+	    (rc = chk_setf(x, "dbt_%s_max_share", name, mx)))
 		return rc;
-	return setf(x, "dbt_%s_bw", name, bw);
+	return chk_setf(x, "dbt_%s_bw", name, bw);
 }
 
 /* Choose @k of the @n indices lo..lo+n-1 (seeded), appended to @out. */
@@ -736,7 +505,7 @@ static int dbt_xzone(struct tctx *x)
 		rng_init(&g, x->o->seed, ST_XZONE);
 		choose(&g, 0, z0, h0, tmp, idx);
 		choose(&g, z0, z1, h1, tmp, idx + h0);
-		qsort(idx, n, sizeof(*idx), cmp_u32);
+		qsort(idx, n, sizeof(*idx), ffr_cmp_u32);
 		for (uint32_t i = 0; i < n; i++)
 			rk[i] = x->comp[idx[i]];
 		rc = dbt_run(x, "xzone", rk, n);
@@ -800,7 +569,7 @@ static int incast_reads(struct tctx *x)
 	for (uint32_t z = 1; z <= nz; z++)
 		zs[z] = zs[z] > zs[z - 1] ? zs[z] : zs[z - 1];
 	rng_init(&g, x->o->seed, ST_INCAST);
-	fset_reset(&x->fs2);
+	chk_fset_reset(&x->fs2);
 	for (uint32_t i = 0; i < x->ncomp && !rc; i++) {
 		int16_t z = x->comp[i].zone;
 		uint32_t lo, m, a, b;
@@ -808,12 +577,12 @@ static int incast_reads(struct tctx *x)
 		if (!zone_ok(x, z) || !(m = zs[z + 1] - (lo = zs[z])))
 			continue;
 		a = rng_below(&g, m);
-		rc = fset_add(x, &x->fs2, x->stor[lo + a].port, x->comp[i].lid);
+		rc = chk_fset_add(x, &x->fs2, x->stor[lo + a].port, x->comp[i].lid);
 		if (rc || m < 2)
 			continue;
 		b = rng_below(&g, m - 1);
 		b += b >= a;
-		rc = fset_add(x, &x->fs2, x->stor[lo + b].port, x->comp[i].lid);
+		rc = chk_fset_add(x, &x->fs2, x->stor[lo + b].port, x->comp[i].lid);
 	}
 	free(zs);
 	return rc;
@@ -827,17 +596,17 @@ static int incast_metric(struct tctx *x)
 
 	if (n < 2)
 		return 0;
-	fset_reset(&x->fs);
+	chk_fset_reset(&x->fs);
 	for (uint32_t i = 0; i < n && !rc; i++)
-		rc = fset_add(x, &x->fs, x->comp[i].port, x->comp[(i + 1) % n].lid);
+		rc = chk_fset_add(x, &x->fs, x->comp[i].port, x->comp[(i + 1) % n].lid);
 	if (rc || (rc = incast_reads(x)))
 		return rc;
-	fset_load(&x->fs, x->load);
+	chk_fset_load(&x->fs, x->load);
 	alone = fset_bw_sum(&x->fs, x->load, x->sw2sw);
-	fset_load(&x->fs2, x->load);
+	chk_fset_load(&x->fs2, x->load);
 	mix = fset_bw_sum(&x->fs, x->load, x->sw2sw);
-	fset_unload(&x->fs, x->load);
-	fset_unload(&x->fs2, x->load);
+	chk_fset_unload(&x->fs, x->load);
+	chk_fset_unload(&x->fs2, x->load);
 	if ((rc = set(x, "incast_flows", x->fs2.n)))
 		return rc;
 	return set(x, "incast_mix_ratio", alone > 0 ? mix / alone : 0);
@@ -883,7 +652,7 @@ static uint32_t *a2a_dests(struct tctx *x, uint32_t ngroups, uint32_t *nd, bool 
 	rng_init(&g, x->o->seed, ST_A2A);
 	choose(&g, 0, n, *nd, tmp, d);
 	free(tmp);
-	qsort(d, *nd, sizeof(*d), cmp_u32);
+	qsort(d, *nd, sizeof(*d), ffr_cmp_u32);
 	return d;
 }
 
@@ -954,6 +723,9 @@ static void tctx_free(struct tctx *x)
 	free(x->zcap_in);
 	free(x->z_out);
 	free(x->z_in);
+	free(x->pcap);
+	free(x->p_out);
+	free(x->p_in);
 	fset_free(&x->fs);
 	fset_free(&x->fs2);
 }
@@ -962,6 +734,7 @@ static int tctx_init(struct tctx *x)
 {
 	size_t np = (size_t)x->t->nports + 1, ns = (size_t)x->t->nswitches + 1;
 	size_t nz = (size_t)x->c->nzones + 1;
+	size_t npt = (size_t)x->c->npartlv * ((size_t)x->t->nnodes + 1) + 1;
 	int rc;
 
 	x->load = calloc(np, sizeof(uint32_t));
@@ -973,8 +746,12 @@ static int tctx_init(struct tctx *x)
 	x->zcap_in = calloc(nz, sizeof(uint32_t));
 	x->z_out = calloc(nz, sizeof(uint32_t));
 	x->z_in = calloc(nz, sizeof(uint32_t));
+	x->pcap = calloc(npt, sizeof(uint32_t));
+	x->p_out = calloc(npt, sizeof(uint32_t));
+	x->p_in = calloc(npt, sizeof(uint32_t));
 	if (!x->load || !x->sw2sw || !x->leaf_cap || !x->leaf_out || !x->leaf_in ||
-	    !x->zcap_out || !x->zcap_in || !x->z_out || !x->z_in)
+	    !x->zcap_out || !x->zcap_in || !x->z_out || !x->z_in || !x->pcap || !x->p_out ||
+	    !x->p_in)
 		return -ENOMEM;
 	capacities(x);
 	rc = chk_endpoints(x->t, x->c, CLS_ROLE_COMPUTE, &x->comp, &x->ncomp);
@@ -992,7 +769,7 @@ int chk_traffic_metrics(const struct topo *t, const struct lft *l, const struct 
 	if (!rc)
 		rc = set(&x, "compute_hcas", x.ncomp);
 	if (!rc)
-		rc = shift_metrics(&x);
+		rc = chk_shift_metrics(&x);
 	if (!rc)
 		rc = ebb_metric(&x);
 	if (!rc)

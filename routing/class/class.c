@@ -142,12 +142,64 @@ static void find_leaves(const struct topo *t, struct cls *c, uint32_t *queue, ui
 	}
 }
 
-/* Hosts-less leaves: a switch above level 2 whose neighbours are all spines
- * that mostly go down (a 2-level tree) is a leaf with no host cabled. */
-static void empty_leaves(const struct topo *t, struct cls *c)
+/* Distinct neighbours of leaf @w marked with @stamp (parallel links once). */
+static unsigned shared_marked(const struct topo *t, uint32_t w, uint32_t stamp, uint32_t *mark)
+{
+	unsigned n = 0;
+
+	for (uint32_t u = t->port_off[w] + 1; u < t->port_off[w + 1]; u++) {
+		uint32_t q = cls_peer_sw(t, u);
+
+		if (q != TOPO_NONE && mark[q] == stamp)
+			mark[q] = ~stamp, n++;
+	}
+	for (uint32_t u = t->port_off[w] + 1; u < t->port_off[w + 1]; u++) {
+		uint32_t q = cls_peer_sw(t, u);
+
+		if (q != TOPO_NONE && mark[q] == ~stamp)
+			mark[q] = stamp;
+	}
+	return n;
+}
+
+/*
+ * True if some leaf shares more than half of @s's @deg switch neighbours,
+ * which are marked with @stamp: @s looks like a leaf of that leaf's zone.
+ * A core of a 3-level tree shares one aggregation switch per pod.
+ */
+static bool like_a_leaf(const struct topo *t, const struct cls *c, uint32_t s, unsigned deg,
+			uint32_t stamp, uint32_t *mark, uint32_t *seen)
+{
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = cls_peer_sw(t, p);
+
+		if (q == TOPO_NONE)
+			continue;
+		for (uint32_t r = t->port_off[q] + 1; r < t->port_off[q + 1]; r++) {
+			uint32_t w = cls_peer_sw(t, r);
+
+			if (w == TOPO_NONE || c->level[w] != 1 || seen[w] == stamp)
+				continue;
+			seen[w] = stamp;
+			if (2 * shared_marked(t, w, stamp, mark) > deg)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Host-less leaves: a switch above level 2 whose neighbours are all spines
+ * that mostly go down (a 2-level tree), and which shares most of them with
+ * a leaf, is a leaf with no host cabled.  (The cores of a 3-level tree
+ * tapered 4:1 or more also sit on spines that mostly go down.)  @mark and
+ * @seen are zeroed scratch arrays, left zeroed.
+ */
+static void empty_leaves(const struct topo *t, struct cls *c, uint32_t *mark, uint32_t *seen)
 {
 	for (uint32_t s = 0; s < t->nnodes; s++) {
 		bool leaf = c->level[s] == 3;
+		unsigned deg = 0;
 
 		for (uint32_t p = t->port_off[s] + 1; leaf && p < t->port_off[s + 1]; p++) {
 			uint32_t q = peer(t, p);
@@ -159,6 +211,8 @@ static void empty_leaves(const struct topo *t, struct cls *c)
 				leaf = false;
 				break;
 			}
+			deg += mark[q] != s + 1;
+			mark[q] = s + 1;
 			for (uint32_t r = t->port_off[q] + 1; r < t->port_off[q + 1]; r++) {
 				uint32_t w = peer(t, r);
 
@@ -168,9 +222,11 @@ static void empty_leaves(const struct topo *t, struct cls *c)
 			if (4 * up > down)
 				leaf = false;
 		}
-		if (leaf)
+		if (leaf && like_a_leaf(t, c, s, deg, s + 1, mark, seen))
 			c->level[s] = 1;
 	}
+	memset(mark, 0, ((size_t)t->nnodes + 1) * sizeof(*mark));
+	memset(seen, 0, ((size_t)t->nnodes + 1) * sizeof(*seen));
 }
 
 /* nlevels: the highest switch level, after the BFS and again after level overrides. */
@@ -182,7 +238,8 @@ static void count_levels(const struct topo *t, struct cls *c)
 			c->nlevels = c->level[n];
 }
 
-static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue)
+static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue, uint32_t *mark,
+			uint32_t *seen)
 {
 	uint32_t head = 0, tail = 0;
 
@@ -199,7 +256,7 @@ static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue)
 			}
 		}
 	}
-	empty_leaves(t, c);
+	empty_leaves(t, c, mark, seen);
 	count_levels(t, c);
 }
 
@@ -276,15 +333,64 @@ static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t
 }
 
 /*
- * A zone is a part joined to the rest by a cut of few links: at most half
- * its internal switch links (its bisection, in a Clos).  Candidate
- * zones that fail (the pods of a 3-level tree, the rail pods of a
- * rail-optimized tree) are merged into one.  Returns true if any merged.
+ * Per candidate zone, whether most of its top-level switches have a link
+ * up to a zone-less switch of a higher level: a pod of a 3-level tree,
+ * whose cores span every pod, however tapered.  Only with three such
+ * candidates or more: two zones joined through switches above their
+ * spines (the test fabric of tests/unit/test_check.c) may be Fire-Flyer
+ * 2's two zones as well as a 2-pod tree, and stay zones by the bisection
+ * rule.  Fire-Flyer 2's own inter-zone switches hang from leaves.  Sets
+ * @tier[z]; -ENOMEM if out of memory.
  */
-static bool merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, uint32_t *cut)
+static int find_tiers(const struct topo *t, const struct cls *c, uint32_t nz, bool *tier)
+{
+	uint32_t *top = calloc((size_t)nz * 3, sizeof(*top)), *ntop = top + nz, *nup = ntop + nz;
+
+	if (!top)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (topo_is_switch(t, n) && c->zone[n] >= 0 && c->level[n] > top[c->zone[n]])
+			top[c->zone[n]] = c->level[n];
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		bool up = false;
+
+		if (!topo_is_switch(t, n) || c->zone[n] < 0 || c->level[n] != top[c->zone[n]])
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t q = cls_peer_sw(t, p);
+
+			up |= q != TOPO_NONE && c->zone[q] < 0 && c->level[q] > c->level[n];
+		}
+		ntop[c->zone[n]]++;
+		nup[c->zone[n]] += up;
+	}
+	for (uint32_t z = 0, n = 0; z < nz; z++) {
+		tier[z] = 2 * nup[z] > ntop[z];
+		n += tier[z];
+		if (z + 1 == nz && n < 3)
+			memset(tier, 0, nz * sizeof(*tier));
+	}
+	free(top);
+	return 0;
+}
+
+/*
+ * A zone is a part joined to the rest by a cut of few links: at most half
+ * its internal switch links (its bisection, in a Clos), and not through a
+ * tier above it (find_tiers).  Candidate zones that fail (the pods of a
+ * 3-level tree, tapered or not, the rail pods of a rail-optimized tree) are
+ * merged into one.  Returns 1 if any merged, 0 if none, -ENOMEM.
+ */
+static int merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, uint32_t *cut)
 {
 	uint32_t nz = c->nzones, keep = 0, weak = 0;
 	int16_t first_weak = -1;
+	bool *tier = calloc(nz, sizeof(*tier));
+
+	if (!tier || find_tiers(t, c, nz, tier)) {
+		free(tier);
+		return -ENOMEM;
+	}
 
 	memset(in, 0, nz * sizeof(*in));
 	memset(cut, 0, nz * sizeof(*cut));
@@ -303,7 +409,7 @@ static bool merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, 
 		}
 	}
 	for (uint32_t z = 0; z < nz; z++) {
-		if (cut[z] * 2 <= in[z]) {
+		if (cut[z] * 2 <= in[z] && !tier[z]) {
 			in[z] = keep++;		/* new id */
 			continue;
 		}
@@ -312,8 +418,9 @@ static bool merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, 
 			first_weak = (int16_t)keep++;
 		in[z] = (uint32_t)first_weak;
 	}
+	free(tier);
 	if (!weak)
-		return false;
+		return 0;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (c->zone[n] >= 0)
 			c->zone[n] = (int16_t)in[c->zone[n]];
@@ -321,14 +428,16 @@ static bool merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, 
 			c->zone[n] = -1;
 	c->nzones = keep;
 	snprintf(c->zone_why, sizeof(c->zone_why),
-		 "%u of %u candidate zones joined by many links: merged into one", weak, nz);
-	return true;
+		 "%u of %u candidate zones joined by many links or a tier above: merged into one",
+		 weak, nz);
+	return 1;
 }
 
-static void find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32_t *cnt,
-		       uint32_t *touched)
+static int find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32_t *cnt,
+		      uint32_t *touched)
 {
 	uint8_t maxlvl = 0;
+	int merged;
 
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		uf[n] = n;
@@ -347,15 +456,20 @@ static void find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32
 		for (uint32_t n = 0; n < t->nnodes; n++)
 			if (c->level[n] == lv)
 				c->zone[n] = majority_zone(t, c, n, cnt);
-	if (c->nzones > 1 && merge_weak_zones(t, c, cnt, touched) &&
-	    !memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt)))
+	merged = c->nzones > 1 ? merge_weak_zones(t, c, cnt, touched) : 0;
+	if (merged < 0)
+		return merged;
+	if (merged) {	/* switches that were between merged pods join them */
+		memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt));
 		for (uint8_t lv = 2; lv && lv <= maxlvl; lv++)
 			for (uint32_t n = 0; n < t->nnodes; n++)
 				if (c->level[n] == lv && c->zone[n] < 0)
 					c->zone[n] = majority_zone(t, c, n, cnt);
+	}
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (!topo_is_switch(t, n) && c->ca_sw[n] != TOPO_NONE)
 			c->zone[n] = c->zone[c->ca_sw[n]];
+	return 0;
 }
 
 /* Inter-zone links, and nzones/nrails covering every id, after overrides. */
@@ -574,6 +688,7 @@ void cls_free(struct cls *c)
 	free(c->dir);
 	free(c->group);
 	free(c->pos);
+	free(c->part);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -600,11 +715,12 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->role[n] = (uint8_t)role_of(t, n);
 	apply_overrides(t, ov, c, OV_ROLE);
-	find_levels(t, c, s1);
+	find_levels(t, c, s1, s2, s3);
 	apply_overrides(t, ov, c, OV_LEVEL);
 	count_levels(t, c);	/* a level= override may raise or lower the top */
-	find_zones(t, c, s1, s2, s3);
-	rc = cls_find_hosts(t, c);
+	rc = find_zones(t, c, s1, s2, s3);
+	if (!rc)
+		rc = cls_find_hosts(t, c);
 	if (!rc) {
 		cls_dual_homed(t, c);
 		apply_overrides(t, ov, c, OV_ROLE);

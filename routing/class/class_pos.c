@@ -89,18 +89,20 @@ int cls_positions(const struct topo *t, struct cls *c)
 	uint32_t ns = 0;
 
 	c->pos = malloc(nn * sizeof(*c->pos));
+	c->part = names;
+	c->npartlv = nk;
 	if (!uf || !names || !k || !c->pos) {
 		free(uf);
-		free(names);
 		free(k);
-		return -ENOMEM;
+		return -ENOMEM;	/* cls_free frees pos and part */
 	}
 	for (unsigned i = 0; i < nk; i++) {
 		unsigned l = c->nlevels - 1u - i;
 
 		parts(t, c, l, uf);
 		for (uint32_t n = 0; n < t->nnodes; n++)
-			names[(size_t)n * nk + i] = c->level[n] && c->level[n] <= l ?
+			names[(size_t)n * nk + i] = topo_is_switch(t, n) && c->level[n] &&
+							    c->level[n] <= l ?
 						    cls_uf_find(uf, n) : UINT32_MAX;
 	}
 	for (uint32_t n = 0; n < t->nnodes; n++) {
@@ -113,7 +115,6 @@ int cls_positions(const struct topo *t, struct cls *c)
 	for (uint32_t i = 0; i < ns; i++)
 		c->pos[k[i].node] = i;
 	free(uf);
-	free(names);
 	free(k);
 	return 0;
 }

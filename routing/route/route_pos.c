@@ -58,13 +58,6 @@ static uint32_t ups(const struct rt *r, uint32_t s, uint32_t *out, uint32_t n, u
 	return n;
 }
 
-static int cmp_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* col[]: each switch's column, the least ordinal of its level sharing an up-neighbour. */
 static void columns(const struct rt *r, uint32_t *col, uint32_t *tmp, uint32_t *mark)
 {
@@ -242,7 +235,7 @@ uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)
 	if (r->upg_off[s + 1] == r->upg_off[s])
 		return TOPO_NONE;
 	b = r->upg_ord + r->upg_off[s];
-	hit = bsearch(&w, b, r->upg_off[s + 1] - r->upg_off[s], sizeof(*b), cmp_u32);
+	hit = bsearch(&w, b, r->upg_off[s + 1] - r->upg_off[s], sizeof(*b), ffr_cmp_u32);
 	return hit ? r->upg_opos[r->upg_off[s] + (uint32_t)(hit - b)] : TOPO_NONE;
 }
 

@@ -43,11 +43,11 @@ static struct topo *build(struct diag_list *dl, unsigned nsw, unsigned radix,
 			  const struct hspec *h, unsigned nh, const struct lspec *lk, unsigned nl)
 {
 	struct topo_builder *b = topo_builder_new(dl);
-	int sw[16];
+	int sw[32];
 	char desc[64];
 
 	assert_non_null(b);
-	assert_true(nsw <= 16);
+	assert_true(nsw <= 32);
 	for (unsigned i = 0; i < nsw; i++) {
 		struct topo_node_info ni = { .type = TOPO_NODE_SWITCH, .nports = (uint8_t)radix,
 					     .guid = SW_GUID(i), .desc = desc };
@@ -443,6 +443,82 @@ static void test_positions_level_override(void **state)
 	fab_free(&f);
 }
 
+/*
+ * A 2-level Clos with a leaf that has no host: spines 0, 1; leaves 2..5
+ * with one host each, leaf 6 with none.  The BFS puts leaf 6 on level 3;
+ * its spines mostly go down and it shares both with leaf 2: a leaf.
+ */
+static void test_hostless_leaf(void **state)
+{
+	static const struct hspec h[] = {
+		{ "cn0", 2, 1 }, { "cn1", 3, 1 }, { "cn2", 4, 1 }, { "cn3", 5, 1 },
+	};
+	static const struct lspec links[] = {
+		{ 2, 2, 0, 1 }, { 2, 3, 1, 1 }, { 3, 2, 0, 2 }, { 3, 3, 1, 2 }, { 4, 2, 0, 3 },
+		{ 4, 3, 1, 3 }, { 5, 2, 0, 4 }, { 5, 3, 1, 4 }, { 6, 2, 0, 5 }, { 6, 3, 1, 5 },
+	};
+	struct fab f;
+
+	(void)state;
+	fab_hand(&f, 7, 8, h, 4, links, 10);
+	assert_int_equal(f.c.level[topo_find_guid(f.t, SW_GUID(6))], 1);
+	assert_int_equal(f.c.nlevels, 2);
+	assert_int_equal(f.c.nzones, 1);
+	fab_free(&f);
+}
+
+/*
+ * A 3-level tree tapered 4:1 at its aggregation switches: pod p (0..2) =
+ * leaves 6p..6p+3 under aggregation switches 6p+4 and 6p+5, each with one
+ * link up (6p+4 to core 18, 6p+5 to core 19), two hosts per leaf.  The
+ * aggregation switches mostly go down (4 to 1), yet the cores are no
+ * host-less leaves: each shares one of a leaf's two up-neighbours.  The
+ * three pods hang from the tier above them: one zone, three levels.
+ * Shift bound by hand: 24 compute HCAs, 8 per pod (consecutive in the
+ * compute order), 2 links out of each pod.  Shift k sends min(k, 24 - k,
+ * 8) flows out of each pod: bound ceil(that / 2), for k = 1..23
+ * 1 1 2 2 3 3 4 (4 x 9) 4 3 3 2 2 1 1 (leaves: 2 flows at most on 2
+ * up-links): max 4, mean 68 / 23.  Without the pods' bound it was 1.
+ */
+static void test_tapered_tree(void **state)
+{
+	static char names[24][8];
+	struct hspec h[24];
+	struct lspec links[30];
+	unsigned nl = 0;
+	struct fab f;
+
+	(void)state;
+	for (unsigned p = 0; p < 3; p++) {
+		for (unsigned j = 0; j < 4; j++) {
+			for (unsigned k = 0; k < 2; k++) {
+				unsigned i = p * 8 + j * 2 + k;
+
+				snprintf(names[i], sizeof(names[i]), "cn%02u", i);
+				h[i] = (struct hspec){ names[i], 6 * p + j, 1 + k };
+			}
+			links[nl++] = (struct lspec){ 6 * p + j, 3, 6 * p + 4, 1 + j };
+			links[nl++] = (struct lspec){ 6 * p + j, 4, 6 * p + 5, 1 + j };
+		}
+		links[nl++] = (struct lspec){ 6 * p + 4, 5, 18, 1 + p };
+		links[nl++] = (struct lspec){ 6 * p + 5, 5, 19, 1 + p };
+	}
+	fab_hand(&f, 20, 8, h, 24, links, nl);
+	for (unsigned i = 0; i < 20; i++)
+		assert_int_equal(f.c.level[topo_find_guid(f.t, SW_GUID(i))],
+				 i >= 18 ? 3 : i % 6 >= 4 ? 2 : 1);
+	assert_int_equal(f.c.nlevels, 3);
+	assert_int_equal(f.c.nzones, 1);
+	assert_int_equal(f.c.npartlv, 1);
+	fab_run(&f);
+	expect_metric(&f, "shift_count", 23);
+	expect_metric(&f, "shift_lb_max", 4);
+	expect_metric(&f, "shift_lb_mean", 68.0 / 23);
+	assert_true(m(&f, "shift_max") >= 4);
+	expect_metric(&f, "flows_unrouted", 0);
+	fab_free(&f);
+}
+
 /* EBB's default bisections: 3.2 million flows' worth, within 32..4096. */
 static void test_ebb_default_bisections(void **state)
 {
@@ -779,6 +855,8 @@ int main(void)
 		cmocka_unit_test(test_ebb_default_bisections),
 		cmocka_unit_test(test_positions_from_graph),
 		cmocka_unit_test(test_positions_level_override),
+		cmocka_unit_test(test_hostless_leaf),
+		cmocka_unit_test(test_tapered_tree),
 		cmocka_unit_test(test_dbt_single_switch),
 		cmocka_unit_test(test_dbt_job),
 		cmocka_unit_test(test_incast),

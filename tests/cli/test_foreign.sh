@@ -1,0 +1,46 @@
+#!/bin/sh
+# test_foreign.sh - 3-level trees written as another generator would
+# write them (tests/data/foreign, made by tests/lib/gen_xgft.py: random
+# GUIDs, port numbers and file order, every description an unconfigured
+# default), with core tiers our generator never makes:
+#   taper4.topo           4 pods, aggregation switches 8 down : 2 up (4:1);
+#   taper2-randwire.topo  2:1, each pod wiring its aggregation switches to
+#                         the core groups in its own order;
+#   randwire.topo         non-blocking, the same random wiring.
+# For each: one zone of three levels (before, the 4:1 tree's cores passed
+# for leaves without hosts and its pods for zones, so ffroute refused it;
+# the 2:1 tree's pods were zones joined by the cores: shift max 7 against
+# 4 as one tree), no hard finding, and every shift at its physical lower
+# bound (max and mean), the bound counting the links out of each pod.
+# Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
+
+: "${FFROUTE:?FFROUTE not set}"
+: "${top_srcdir:?top_srcdir not set}"
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not installed"; exit 77; }
+. "$top_srcdir/tests/lib/tap.sh"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-foreign.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM HUP
+
+# foreign NAME LB_MAX: route + check tests/data/foreign/NAME.topo
+foreign() {
+	j=$TMP/$1.json
+	if "$FFROUTE" route "$top_srcdir/tests/data/foreign/$1.topo" -o "$TMP/$1" --check --json \
+		-q >"$j" 2>"$TMP/$1.err"; then
+		ok "route + check $1"
+	else
+		not_ok "route + check $1" "$TMP/$1.err"
+		return
+	fi
+	got=$(jq -c '[.classification.zones, .classification.switch_levels.higher > 0,
+		.hard_findings, .metrics.shift_max, .metrics.shift_lb_max,
+		.metrics.shift_mean == .metrics.shift_lb_mean]' "$j")
+	want="[1,true,0,$2,$2,true]"
+	[ "$got" = "$want" ] && ok "$1: one 3-level zone, no hard finding, shifts at the bound $2" ||
+		not_ok "$1: [zones, 3 levels, hard, shift max, bound, mean at bound] = $got, want $want"
+}
+
+foreign taper4 8		# 64 HCAs a pod over 8 links out
+foreign taper2-randwire 2	# 16 over 8
+foreign randwire 1
+tap_done

@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""tests/lib/gen_xgft.py - 3-level trees as another generator would write them.
+
+Regenerates tests/data/foreign/*.topo (the tests read the committed files;
+this script is not needed to run them).  Why: ffroute's classification must
+follow the graph, not our own generator's habits, so these fabrics differ
+from `ffroute fabric` in every hint it could lean on: random 64-bit GUIDs,
+random port numbers on every switch, file order by random LID, unconfigured
+NodeDescriptions ("MT4123 ConnectX6   Mellanox Technologies" on every HCA,
+"Quantum Mellanox Technologies" on every switch), and tapered or randomly
+wired core tiers.
+
+usage: gen_xgft.py P L A U H SEED [randwire] > OUT.topo
+  P pods of L leaves and A aggregation switches (every leaf to every
+  aggregation switch of its pod), U cores per aggregation switch index
+  (aggregation switch a of every pod to cores a*U .. a*U+U-1; with randwire
+  each pod permutes which of its aggregation switches takes which core
+  group), H hosts per leaf.  Aggregation taper = L : U.
+"""
+import random
+import sys
+
+
+def main():
+    P, L, A, U, H, seed = map(int, sys.argv[1:7])
+    randwire = len(sys.argv) > 7 and sys.argv[7] == "randwire"
+    rng = random.Random(seed)
+    radix = max(L + U, A + H, P) + 4
+    nsw = P * (L + A) + A * U
+    edges = []
+    for p in range(P):
+        base = p * (L + A)
+        for leaf in range(L):
+            for a in range(A):
+                edges.append((base + leaf, base + L + a))
+        perm = list(range(A))
+        if randwire:
+            rng.shuffle(perm)
+        for a in range(A):
+            for u in range(U):
+                edges.append((base + L + perm[a], P * (L + A) + a * U + u))
+    guids = set()
+
+    def guid():
+        while True:
+            g = 0x248A070300000000 | rng.getrandbits(30) << 1
+            if g not in guids:
+                guids.add(g)
+                return g
+
+    sw = [dict(guid=guid(), ports={}, free=list(range(1, radix + 1))) for _ in range(nsw)]
+
+    def take(s):
+        f = sw[s]["free"]
+        return f.pop(rng.randrange(len(f)))
+
+    for a, b in edges:
+        pa, pb = take(a), take(b)
+        sw[a]["ports"][pa] = ("s", b, pb)
+        sw[b]["ports"][pb] = ("s", a, pa)
+    cas = []
+    for p in range(P):
+        for leaf in range(L):
+            s = p * (L + A) + leaf
+            for _ in range(H):
+                port = take(s)
+                cas.append(dict(guid=guid(), sw=s, swp=port))
+                sw[s]["ports"][port] = ("c", len(cas) - 1, 1)
+    nodes = [("s", i) for i in range(nsw)] + [("c", i) for i in range(len(cas))]
+    rng.shuffle(nodes)
+    for lid, (k, i) in enumerate(nodes, 1):
+        (sw if k == "s" else cas)[i]["lid"] = lid
+    hd, sd = "MT4123 ConnectX6   Mellanox Technologies", "Quantum Mellanox Technologies"
+    out = ["#", "# Topology file: tests/lib/gen_xgft.py %s" % " ".join(sys.argv[1:]), "#", ""]
+    for k, i in nodes:
+        if k == "s":
+            s = sw[i]
+            out.append("vendid=0x2c9\ndevid=0xd2f0\nsysimgguid=0x%x\nswitchguid=0x%x(%x)"
+                       % (s["guid"], s["guid"], s["guid"]))
+            out.append('Switch\t%d "S-%016x"\t\t# "%s" enhanced port 0 lid %d lmc 0'
+                       % (radix, s["guid"], sd, s["lid"]))
+            for port in sorted(s["ports"]):
+                t, j, pp = s["ports"][port]
+                if t == "s":
+                    out.append('[%d]\t"S-%016x"[%d]\t\t# "%s" lid %d 4xHDR'
+                               % (port, sw[j]["guid"], pp, sd, sw[j]["lid"]))
+                else:
+                    c = cas[j]
+                    out.append('[%d]\t"H-%016x"[1](%x) \t\t# "%s" lid %d 4xHDR'
+                               % (port, c["guid"], c["guid"] + 1, hd, c["lid"]))
+        else:
+            c = cas[i]
+            s = sw[c["sw"]]
+            out.append("vendid=0x2c9\ndevid=0x101b\nsysimgguid=0x%x\ncaguid=0x%x"
+                       % (c["guid"], c["guid"]))
+            out.append('Ca\t1 "H-%016x"\t\t# "%s"' % (c["guid"], hd))
+            out.append('[1](%x) \t"S-%016x"[%d]\t\t# lid %d lmc 0 "%s" lid %d 4xHDR'
+                       % (c["guid"] + 1, s["guid"], c["swp"], c["lid"], sd, s["lid"]))
+        out.append("")
+    sys.stdout.write("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
