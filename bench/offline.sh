@@ -22,7 +22,8 @@ route_700=$("$build/bench/bench_route" ft3-700 3)
 route_16k=$("$build/bench/bench_route" ft3-16k 3)
 route_16k_1=$("$build/bench/bench_route" ft3-16k 1 1)	# one thread, for comparison
 ff=$build/tools/ffroute
-# routing quality: ffroute route --check on the reference fabrics (+ generated degraded frames)
+# routing quality: ffroute route --check on the reference fabrics (+ generated degraded
+# frames, and the 3-level trees of tests/data/foreign, another generator's)
 "$ff" fabric frame --size full --drop-links 0.01 --seed 1 -o "$work/frame-full-degraded1.net" 2>/dev/null
 "$ff" fabric frame --size full --drop-links 0.05 --seed 1 -o "$work/frame-full-degraded5.net" 2>/dev/null
 quality=$(
@@ -31,8 +32,10 @@ quality=$(
 	for net in "$top"/fabrics/frame-director-full.net "$work"/frame-full-degraded1.net \
 		"$work"/frame-full-degraded5.net "$top"/fabrics/ff2-*-full*.net \
 		"$top"/fabrics/multiframe-director-full.net "$top"/fabrics/rail2-full.net \
-		"$top"/fabrics/rail3-full.net "$top"/fabrics/railonly-full.rail0.net; do
-		n=$(basename "$net" .net)
+		"$top"/fabrics/rail3-full.net "$top"/fabrics/railonly-full.rail0.net \
+		"$top"/tests/data/foreign/*.topo; do
+		n=$(basename "$net")
+		n=${n%.*}
 		"$ff" route "$net" -o "$work/$n" -q --check --json >"$work/$n.json" 2>/dev/null
 		vls=1
 		[ -f "$work/$n/ffroute.sl" ] && vls=2
@@ -94,7 +97,7 @@ cat "$out"
 	echo "- $route_16k [<= 2 s; memory <= 3 x LFT + topology]"
 	echo "- $route_16k_1 [the same on one thread]"
 	echo
-	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1):"
+	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1; taper4, taper2-randwire, randwire: tests/data/foreign):"
 	echo
 	echo "$quality"
 } >"$work/readme.part"
