@@ -345,6 +345,7 @@ static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t
 static int find_tiers(const struct topo *t, const struct cls *c, uint32_t nz, bool *tier)
 {
 	uint32_t *top = calloc((size_t)nz * 3, sizeof(*top)), *ntop = top + nz, *nup = ntop + nz;
+	uint32_t ntiers = 0;
 
 	if (!top)
 		return -ENOMEM;
@@ -364,12 +365,12 @@ static int find_tiers(const struct topo *t, const struct cls *c, uint32_t nz, bo
 		ntop[c->zone[n]]++;
 		nup[c->zone[n]] += up;
 	}
-	for (uint32_t z = 0, n = 0; z < nz; z++) {
+	for (uint32_t z = 0; z < nz; z++) {
 		tier[z] = 2 * nup[z] > ntop[z];
-		n += tier[z];
-		if (z + 1 == nz && n < 3)
-			memset(tier, 0, nz * sizeof(*tier));
+		ntiers += tier[z];
 	}
+	if (ntiers < 3)
+		memset(tier, 0, nz * sizeof(*tier));
 	free(top);
 	return 0;
 }
