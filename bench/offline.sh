@@ -23,7 +23,7 @@ route_16k=$("$build/bench/bench_route" ft3-16k 3)
 route_16k_1=$("$build/bench/bench_route" ft3-16k 1 1)	# one thread, for comparison
 ff=$build/tools/ffroute
 # routing quality: ffroute route --check on the reference fabrics (+ generated degraded
-# frames, and the 3-level trees of tests/data/foreign, another generator's)
+# frames, and the fabrics of tests/data/foreign, another generator's)
 "$ff" fabric frame --size full --drop-links 0.01 --seed 1 -o "$work/frame-full-degraded1.net" 2>/dev/null
 "$ff" fabric frame --size full --drop-links 0.05 --seed 1 -o "$work/frame-full-degraded5.net" 2>/dev/null
 quality=$(
@@ -97,7 +97,7 @@ cat "$out"
 	echo "- $route_16k [<= 2 s; memory <= 3 x LFT + topology]"
 	echo "- $route_16k_1 [the same on one thread]"
 	echo
-	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1; taper4, taper2-randwire, randwire: tests/data/foreign):"
+	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1; taper4, taper2-randwire, randwire, torus, dragonfly: tests/data/foreign):"
 	echo
 	echo "$quality"
 } >"$work/readme.part"

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: BSD-2-Clause
-"""tests/lib/gen_xgft.py - 3-level trees as another generator would write them.
+"""tests/lib/gen_foreign.py - fabrics as another generator would write them.
 
 Regenerates tests/data/foreign/*.topo (the tests read the committed files;
 this script is not needed to run them).  Why: ffroute's classification must
@@ -8,30 +8,33 @@ follow the graph, not our own generator's habits, so these fabrics differ
 from `ffroute fabric` in every hint it could lean on: random 64-bit GUIDs,
 random port numbers on every switch, file order by random LID, unconfigured
 NodeDescriptions ("MT4123 ConnectX6   Mellanox Technologies" on every HCA,
-"Quantum Mellanox Technologies" on every switch), and tapered or randomly
-wired core tiers.
+"Quantum Mellanox Technologies" on every switch), and tiers or whole
+topologies our generator never makes.
 
-usage: gen_xgft.py P L A U H SEED [randwire] > OUT.topo
+usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
   P pods of L leaves and A aggregation switches (every leaf to every
   aggregation switch of its pod), U cores per aggregation switch index
   (aggregation switch a of every pod to cores a*U .. a*U+U-1; with randwire
   each pod permutes which of its aggregation switches takes which core
   group), H hosts per leaf.  Aggregation taper = L : U.
+       gen_foreign.py torus X Y H SEED > OUT.topo
+  an X x Y 2-D torus of switches, H hosts on each.
+       gen_foreign.py dragonfly G A H SEED > OUT.topo
+  G groups of A switches, all-to-all inside a group, one global link
+  between every two groups, H hosts per switch.
 """
 import random
 import sys
 
 
-def main():
-    P, L, A, U, H, seed = map(int, sys.argv[1:7])
-    randwire = len(sys.argv) > 7 and sys.argv[7] == "randwire"
-    rng = random.Random(seed)
-    radix = max(L + U, A + H, P) + 4
-    nsw = P * (L + A) + A * U
-    edges = []
+def xgft(args, rng):
+    P, L, A, U, H = map(int, args[:5])
+    randwire = len(args) > 6 and args[6] == "randwire"
+    edges, hosts = [], {}
     for p in range(P):
         base = p * (L + A)
         for leaf in range(L):
+            hosts[base + leaf] = H
             for a in range(A):
                 edges.append((base + leaf, base + L + a))
         perm = list(range(A))
@@ -40,6 +43,33 @@ def main():
         for a in range(A):
             for u in range(U):
                 edges.append((base + L + perm[a], P * (L + A) + a * U + u))
+    return P * (L + A) + A * U, edges, hosts, max(L + U, A + H, P) + 4
+
+
+def torus(args, rng):
+    X, Y, H = map(int, args[:3])
+    edges = []
+    for x in range(X):
+        for y in range(Y):
+            s = x * Y + y
+            edges += [(s, ((x + 1) % X) * Y + y), (s, x * Y + (y + 1) % Y)]
+    return X * Y, edges, {s: H for s in range(X * Y)}, 4 + H + 4
+
+
+def dragonfly(args, rng):
+    G, A, H = map(int, args[:3])
+    edges = []
+    for g in range(G):
+        edges += [(g * A + i, g * A + j) for i in range(A) for j in range(i + 1, A)]
+        edges += [(g * A + h % A, h * A + g % A) for h in range(g + 1, G)]
+    return G * A, edges, {s: H for s in range(G * A)}, A + H + G + 4
+
+
+def main():
+    kind, args = sys.argv[1], sys.argv[2:]
+    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3}[kind]])
+    rng = random.Random(seed)
+    nsw, edges, hosts, radix = {"xgft": xgft, "torus": torus, "dragonfly": dragonfly}[kind](args, rng)
     guids = set()
 
     def guid():
@@ -60,19 +90,17 @@ def main():
         sw[a]["ports"][pa] = ("s", b, pb)
         sw[b]["ports"][pb] = ("s", a, pa)
     cas = []
-    for p in range(P):
-        for leaf in range(L):
-            s = p * (L + A) + leaf
-            for _ in range(H):
-                port = take(s)
-                cas.append(dict(guid=guid(), sw=s, swp=port))
-                sw[s]["ports"][port] = ("c", len(cas) - 1, 1)
+    for s in sorted(hosts):
+        for _ in range(hosts[s]):
+            port = take(s)
+            cas.append(dict(guid=guid(), sw=s, swp=port))
+            sw[s]["ports"][port] = ("c", len(cas) - 1, 1)
     nodes = [("s", i) for i in range(nsw)] + [("c", i) for i in range(len(cas))]
     rng.shuffle(nodes)
     for lid, (k, i) in enumerate(nodes, 1):
         (sw if k == "s" else cas)[i]["lid"] = lid
     hd, sd = "MT4123 ConnectX6   Mellanox Technologies", "Quantum Mellanox Technologies"
-    out = ["#", "# Topology file: tests/lib/gen_xgft.py %s" % " ".join(sys.argv[1:]), "#", ""]
+    out = ["#", "# Topology file: tests/lib/gen_foreign.py %s" % " ".join(sys.argv[1:]), "#", ""]
     for k, i in nodes:
         if k == "s":
             s = sw[i]
