@@ -9,9 +9,12 @@
 #   randwire.topo         non-blocking, the same random wiring.
 # For each: one zone of three levels (before, the 4:1 tree's cores passed
 # for leaves without hosts and its pods for zones, so ffroute refused it;
-# the 2:1 tree's pods were zones joined by the cores: shift max 7 against
-# 4 as one tree), no hard finding, and every shift at its physical lower
+# the 2:1 tree's pods were zones joined by the cores: shift max 3 against
+# its bound 2), no hard finding, and every shift at its physical lower
 # bound (max and mean), the bound counting the links out of each pod.
+# ToRs under two directors (directors.topo): one 3-level zone, no hard
+# finding; its shifts are not at their bound (README: where ffroute falls
+# short).
 # No tree at all (torus.topo, 4 x 4; dragonfly.topo, 9 groups of 4): every
 # destination on the rooted layer (VL 1), complete and free of credit
 # loops; their balance is not asserted (README: where ffroute falls short).
@@ -51,6 +54,17 @@ foreign() {
 foreign taper4 8		# 64 HCAs a pod over 8 links out
 foreign taper2-randwire 2	# 16 over 8
 foreign randwire 1
+# directors.topo: 16 ToRs under two directors (8 line + 4 fabric ASICs
+# each), ToR up-links over overlapping windows of line ASICs: a 3-level
+# tree without pods.  One zone, three levels, complete, no credit loop;
+# shifts not at their bound (README: where ffroute falls short).
+if route_check directors; then
+	got=$(jq -c '[.classification.zones, .classification.switch_levels.higher > 0,
+		.hard_findings, .findings.credit_loop.count, .findings.credit_loop_switch.count]' \
+		"$TMP/directors.json")
+	[ "$got" = "[1,true,0,0,0]" ] && ok "directors: one 3-level zone, no hard finding, no loop" ||
+		not_ok "directors: [zones, 3 levels, hard, credit loops CA, switch] = $got"
+fi
 for n in torus dragonfly; do
 	route_check $n || continue
 	got=$(jq -c '[.hard_findings, .findings.credit_loop.count, .findings.credit_loop_switch.count,

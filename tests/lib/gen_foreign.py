@@ -22,6 +22,12 @@ usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
        gen_foreign.py dragonfly G A H SEED > OUT.topo
   G groups of A switches, all-to-all inside a group, one global link
   between every two groups, H hosts per switch.
+       gen_foreign.py directors T H D LC FS SEED > OUT.topo
+  T top-of-rack switches with H hosts and H up-links, spread over D
+  director chassis of LC line ASICs and FS fabric ASICs each (every line
+  ASIC to every fabric ASIC): up-link u of ToR t goes to director u mod D,
+  line ASIC (t + u div D) mod LC, so neighbouring ToRs share line ASICs in
+  overlapping windows (no pods).
 """
 import random
 import sys
@@ -65,11 +71,31 @@ def dragonfly(args, rng):
     return G * A, edges, {s: H for s in range(G * A)}, A + H + G + 4
 
 
+def directors(args, rng):
+    T, H, D, LC, FS = map(int, args[:5])
+    U = H                        # non-blocking ToRs: as many up-links as hosts
+    edges, hosts = [], {}
+    line = lambda d, i: T + d * (LC + FS) + i
+    fab = lambda d, j: T + d * (LC + FS) + LC + j
+    for t in range(T):
+        hosts[t] = H
+        for u in range(U):
+            d = u % D
+            edges.append((t, line(d, (t + u // D) % LC)))
+    down = T * U // (D * LC)     # ToR links per line ASIC
+    for d in range(D):
+        for i in range(LC):
+            for k in range(down):
+                edges.append((line(d, i), fab(d, k % FS)))
+    return T + D * (LC + FS), edges, hosts, max(U + H, 2 * down, LC * down // FS) + 4
+
+
 def main():
     kind, args = sys.argv[1], sys.argv[2:]
-    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3}[kind]])
+    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3, "directors": 5}[kind]])
     rng = random.Random(seed)
-    nsw, edges, hosts, radix = {"xgft": xgft, "torus": torus, "dragonfly": dragonfly}[kind](args, rng)
+    nsw, edges, hosts, radix = {"xgft": xgft, "torus": torus, "dragonfly": dragonfly,
+                               "directors": directors}[kind](args, rng)
     guids = set()
 
     def guid():
