@@ -56,7 +56,7 @@ static uint32_t part_lb(struct tctx *x, uint32_t leaf)
 	return lb;
 }
 
-/* Physical lower bound of shift @k (see the top comment). */
+/* Physical lower bound of shift @k (chk_traffic.c's top comment). */
 static uint32_t shift_lb(struct tctx *x, const struct ep *ep, uint32_t n, uint32_t k)
 {
 	const struct topo *t = x->t;

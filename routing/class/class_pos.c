@@ -27,6 +27,9 @@
  * greedy balance spreads switch LIDs best that way on the frame (7
  * switch-LID routes per link at most, 13 with leaves first).
  *
+ * The parts stay in cls.part: the checker's shift lower bound counts the
+ * links out of each (chk_shift.c).
+ *
  * Cost: O((levels - 2) x (switches + switch links) + S log S).
  */
 #include <errno.h>
