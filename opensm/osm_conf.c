@@ -13,7 +13,11 @@
  *   roles FILE                 classification overrides (see ffroute(1))
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
- * the operator did not mean.
+ * the operator did not mean.  A file that cannot be read (a folder, an
+ * I/O error) is an error too; lines are whole lines, however long.  A
+ * relative roles path is taken from ffroute.conf's folder.  At each heavy
+ * sweep a changed ffroute.conf or roles file is read again; a bad edit
+ * keeps the settings in force (ERR RE08, once per edit).
  */
 #include <opensm/osm_config.h>
 #include <opensm/osm_opensm.h>
@@ -22,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <ffroute/io.h>
 
@@ -30,24 +35,66 @@
 static int conf_error(struct osm_opensm *osm, const char *path, unsigned line, unsigned col,
 		      const char *msg, const char *arg)
 {
+	char safe[160];
+
+	ffr_sanitize(arg ? arg : "", safe, sizeof(safe));
 	OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE08: ffroute: %s:%u:%u: error: %s%s%s\n", path, line,
-		col, msg, arg ? " " : "", arg ? arg : "");
+		col, msg, arg ? " " : "", safe);
 	return -1;
 }
 
-static int load_roles(struct osm_opensm *osm, const char *file, struct ffr_conf *conf)
+/* What @path looks like (device, inode, size, mtime): a change means "read it again". */
+static void file_sig(const char *path, char *sig, size_t size)
+{
+	struct stat st;
+
+	if (!path || stat(path, &st))
+		snprintf(sig, size, "-");
+	else
+		snprintf(sig, size, "%llu:%llu:%lld:%lld.%09ld", (unsigned long long)st.st_dev,
+			 (unsigned long long)st.st_ino, (long long)st.st_size,
+			 (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec);
+}
+
+/* @val relative to the folder of @conf_path (OpenSM's working folder is nobody's choice). */
+static char *resolve(const char *conf_path, const char *val)
+{
+	const char *slash = strrchr(conf_path, '/');
+	size_t dl = slash ? (size_t)(slash - conf_path) + 1 : 0;
+	char *out;
+
+	if (val[0] == '/' || !dl)
+		return strdup(val);
+	out = malloc(dl + strlen(val) + 1);
+	if (out) {
+		memcpy(out, conf_path, dl);
+		strcpy(out + dl, val);
+	}
+	return out;
+}
+
+static int load_roles(struct osm_opensm *osm, const char *path, unsigned ln, unsigned col,
+		      const char *val, struct ffr_conf *conf)
 {
 	struct diag_list dl;
 	char *buf, msg[DIAG_MSG_MAX + 512];
 	size_t len;
 	int rc;
 
+	if (conf->have_roles)
+		return conf_error(osm, path, ln, col, "a second roles line:", val);
+	free(conf->roles_path);
+	conf->roles_path = resolve(path, val);
+	if (!conf->roles_path)
+		return conf_error(osm, path, ln, col, "out of memory", NULL);
 	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
-	rc = ffr_load_file(file, &buf, &len, &dl);
+	rc = ffr_load_file(conf->roles_path, &buf, &len, &dl);
 	if (!rc) {
-		rc = cls_overrides_read(buf, len, file, &conf->roles, &dl);
+		rc = cls_overrides_read(buf, len, conf->roles_path, &conf->roles, &dl);
 		free(buf);
 	}
+	if (rc)
+		conf_error(osm, path, ln, col, "cannot use the roles file", conf->roles_path);
 	for (unsigned i = 0; i < dl.n; i++) {
 		diag_format(&dl.v[i], msg, sizeof(msg));
 		OSM_LOG(&osm->log, dl.v[i].level == DIAG_ERROR ? OSM_LOG_ERROR : OSM_LOG_INFO,
@@ -55,6 +102,7 @@ static int load_roles(struct osm_opensm *osm, const char *file, struct ffr_conf 
 	}
 	diag_free(&dl);
 	conf->have_roles = !rc;
+	file_sig(conf->roles_path, conf->sig[1], sizeof(conf->sig[1]));
 	return rc ? -1 : 0;
 }
 
@@ -64,75 +112,141 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 	char key[64], val[4096], extra[8];
 	unsigned long v;
 	char *end;
-	int n;
+	int n, vcol;
 
-	line[strcspn(line, "#\r\n")] = '\0';
-	n = sscanf(line, "%63s %4095s %7s", key, val, extra);
+	line[strcspn(line, "#\r")] = '\0';
+	n = sscanf(line, "%63s %4095s%n %7s", key, val, &vcol, extra);
 	if (n <= 0)
 		return 0;
 	if (n != 2)
 		return conf_error(osm, path, ln, 1, n == 1 ? "expected a value after" :
 				  "unexpected text after the value of", key);
+	vcol = vcol - (int)strlen(val) + 1;
 	if (!strcmp(key, "vl_limit")) {
 		v = strtoul(val, &end, 10);
 		if (*end || v < 1 || v > 15)
-			return conf_error(osm, path, ln, 1, "vl_limit must be 1..15, not", val);
+			return conf_error(osm, path, ln, vcol, "vl_limit must be 1..15, not", val);
 		conf->vl_limit = (unsigned)v;
 	} else if (!strcmp(key, "rail_isolation")) {
 		if (!strcmp(val, "auto") || !strcmp(val, "on") || !strcmp(val, "off"))
 			conf->rail_isolation = val[0] == 'a' ? -1 : val[1] == 'n';
 		else
-			return conf_error(osm, path, ln, 1, "rail_isolation is auto, on or off, not",
-					  val);
+			return conf_error(osm, path, ln, vcol,
+					  "rail_isolation is auto, on or off, not", val);
 	} else if (!strcmp(key, "class_weights")) {
 		if (route_parse_class_weights(val, conf->class_weight))
-			return conf_error(osm, path, ln, 1,
+			return conf_error(osm, path, ln, vcol,
 					  "class_weights is C,S,O (integers 0..1000), not", val);
 	} else if (!strcmp(key, "tree_digits")) {
 		if (strcmp(val, "on") && strcmp(val, "off"))
-			return conf_error(osm, path, ln, 1, "tree_digits is on or off, not", val);
+			return conf_error(osm, path, ln, vcol, "tree_digits is on or off, not", val);
 		conf->tree_digits = val[1] == 'n';
 	} else if (!strcmp(key, "shift_refine")) {
 		if (strcmp(val, "on") && strcmp(val, "off"))
-			return conf_error(osm, path, ln, 1, "shift_refine is on or off, not", val);
+			return conf_error(osm, path, ln, vcol, "shift_refine is on or off, not", val);
 		conf->shift_refine = val[1] == 'n';
 	} else if (!strcmp(key, "threads")) {
 		if (strcmp(val, "auto") && strcmp(val, "1") && strcmp(val, "2"))
-			return conf_error(osm, path, ln, 1, "threads is auto, 1 or 2, not", val);
+			return conf_error(osm, path, ln, vcol, "threads is auto, 1 or 2, not", val);
 		conf->threads = val[0] == 'a' ? 0 : (unsigned)(val[0] - '0');
 	} else if (!strcmp(key, "roles")) {
-		return load_roles(osm, val, conf);
+		return load_roles(osm, path, ln, (unsigned)vcol, val, conf);
 	} else {
 		return conf_error(osm, path, ln, 1, "unknown setting", key);
 	}
 	return 0;
 }
 
-int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *conf)
+/* The lines of @buf (whole lines, however long; NUL bytes are an error). */
+static int conf_parse(struct osm_opensm *osm, const char *path, char *buf, size_t len,
+		      struct ffr_conf *conf)
 {
-	char line[8192];
 	unsigned ln = 0;
-	FILE *fp;
 	int rc = 0;
 
+	for (size_t at = 0; !rc && at < len; ln++) {
+		char *line = buf + at, *nl = memchr(line, '\n', len - at);
+		size_t n = nl ? (size_t)(nl - line) : len - at;
+
+		if (memchr(line, '\0', n))
+			return conf_error(osm, path, ln + 1, (unsigned)(strlen(line) + 1),
+					  "binary data (a NUL byte)", NULL);
+		line[n] = '\0';
+		at += n + 1;
+		rc = conf_line(osm, path, ln + 1, line, conf);
+	}
+	return rc;
+}
+
+static void conf_defaults(struct ffr_conf *conf)
+{
 	memset(conf, 0, sizeof(*conf));
 	conf->vl_limit = 2;
 	conf->rail_isolation = -1;
 	conf->tree_digits = true;
 	conf->shift_refine = true;
+	snprintf(conf->sig[0], sizeof(conf->sig[0]), "-");
+	snprintf(conf->sig[1], sizeof(conf->sig[1]), "-");
+}
+
+int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *conf)
+{
+	struct diag_list dl;
+	char *buf, msg[DIAG_MSG_MAX + 512];
+	size_t len;
+	int rc;
+
+	conf_defaults(conf);
 	if (!path || !*path || !strcmp(path, "(null)"))
 		return 0;
-	fp = fopen(path, "r");
-	if (!fp)
-		return conf_error(osm, path, 0, 0, "cannot open:", strerror(errno));
-	while (!rc && fgets(line, sizeof(line), fp))
-		rc = conf_line(osm, path, ++ln, line, conf);
-	fclose(fp);
-	if (rc)
+	conf->path = strdup(path);
+	if (!conf->path)
+		return conf_error(osm, path, 0, 0, "out of memory", NULL);
+	file_sig(path, conf->sig[0], sizeof(conf->sig[0]));
+	diag_init(&dl, 1);
+	rc = ffr_load_file(path, &buf, &len, &dl);	/* a folder, EIO, a huge file: errors */
+	for (unsigned i = 0; i < dl.n; i++) {
+		diag_format(&dl.v[i], msg, sizeof(msg));
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE08: ffroute: %s\n", msg);
+	}
+	diag_free(&dl);
+	if (!rc) {
+		rc = conf_parse(osm, path, buf, len, conf);
+		free(buf);
+	}
+	if (rc) {
 		ffr_conf_free(conf);
-	else
-		OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: configuration %s read\n", path);
-	return rc;
+		return -1;
+	}
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: configuration %s read\n", path);
+	return 0;
+}
+
+bool ffr_conf_reload(struct osm_opensm *osm, struct ffr_conf *conf)
+{
+	const char *path = osm->subn.opt.event_plugin_options;
+	char sig[2][96];
+	struct ffr_conf next;
+
+	if (path && (!*path || !strcmp(path, "(null)")))
+		path = NULL;
+	file_sig(path, sig[0], sizeof(sig[0]));
+	file_sig(conf->roles_path, sig[1], sizeof(sig[1]));
+	if (!(path ? conf->path && !strcmp(path, conf->path) : !conf->path))
+		sig[0][0] = '\0';	/* another file named: read it */
+	if (!strcmp(sig[0], conf->sig[0]) && !strcmp(sig[1], conf->sig[1]))
+		return false;
+	if (ffr_conf_load(osm, path, &next)) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE08: ffroute: %s changed but cannot be "
+			"used: keeping the settings read before\n", path ? path : "(no file)");
+		memcpy(conf->sig, sig, sizeof(sig));	/* once per edit */
+		return false;
+	}
+	ffr_conf_free(conf);
+	*conf = next;
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: configuration %s re-read (VL limit %u)\n",
+		path ? path : "(defaults)", conf->vl_limit);
+	return true;
 }
 
 void ffr_conf_free(struct ffr_conf *conf)
@@ -140,6 +254,9 @@ void ffr_conf_free(struct ffr_conf *conf)
 	if (conf->have_roles)
 		cls_overrides_free(&conf->roles);
 	conf->have_roles = false;
+	free(conf->path);
+	free(conf->roles_path);
+	conf->path = conf->roles_path = NULL;
 }
 
 void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct route_out *out)
@@ -149,18 +266,26 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 	FILE *fp;
 	int rc;
 
-	if (out->nvls < 2 || !dir)
+	if (!dir)
 		return;
 	snprintf(path, sizeof(path), "%s/ffroute.sl", dir);
+	if (!out || out->nvls < 2) {	/* one VL, or another engine's tables */
+		if (remove(path) && errno != ENOENT)
+			OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: cannot remove the "
+				"stale %s: %s\n", path, strerror(errno));
+		return;
+	}
 	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
 	fp = fopen(tmp, "w");
 	if (!fp) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: %s: %s\n", tmp, strerror(errno));
+		remove(path);
 		return;
 	}
-	rc = sl_write(t, out->sl, out->sl_group, out->ngroups, fp);
+	rc = sl_write(t, out->sl, out->sl_group, out->ngroups, lft_digest(t, out->lft), fp);
 	if (fclose(fp) || rc || rename(tmp, path)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: cannot write %s\n", path);
 		remove(tmp);
+		remove(path);
 	}
 }

@@ -15,13 +15,15 @@
  * touched, so OpenSM falls back to the next engine: never a partial table.
  * The result stays as the state path_sl() (SA threads, shared lock,
  * read-only) and update_sl2vl() (qos TRUE) answer from, until the next
- * successful sweep replaces it; destroy() frees it.  Each sweep also
+ * sweep replaces it; a failed sweep drops it (the next engine's tables are
+ * in force, and its SLs with them); destroy() frees it.  Each sweep also
  * writes ffroute.sl into OpenSM's dump directory when VLs are used, so
  * `ffroute check DIR` / `--live --sl` judges what was installed.
  */
 #include <opensm/osm_config.h>
 #include <opensm/osm_event_plugin.h>
 #include <opensm/osm_opensm.h>
+#include <opensm/osm_qos_policy.h>
 #include <opensm/osm_switch.h>
 #include <opensm/osm_version.h>
 
@@ -45,6 +47,7 @@ struct ffr_state {
 	struct topo *t;
 	struct cls c;
 	struct route_out out;
+	uint16_t sl_used;	/* SLs some route uses; the others are free for QoS */
 };
 
 struct ffr_ctx {
@@ -52,6 +55,7 @@ struct ffr_ctx {
 	struct ffr_conf conf;
 	unsigned passes;
 	struct ffr_state *st;	/* NULL until a sweep succeeds */
+	uint32_t qos_said;	/* the QoS clash last logged (0x10000 | SLs), 0: none */
 };
 
 /* 64-LID blocks of @row (0..@max) that differ from what @prev routed for switch @guid. */
@@ -119,6 +123,8 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	struct ffr_state *st = calloc(1, sizeof(*st));
 	struct route_opts o;
 	struct diag_list dl;
+	char why[96];
+	unsigned vls = ffr_osm_data_vls(c->osm, why, sizeof(why));
 
 	if (!st) {
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE06: ffroute: out of memory\n");
@@ -140,7 +146,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 		return NULL;
 	}
 	route_opts_init(&o);
-	o.vl_limit = c->conf.vl_limit;
+	o.vl_limit = c->conf.vl_limit < vls ? c->conf.vl_limit : vls;
 	o.rail_isolation = c->conf.rail_isolation;
 	o.tree_digits = c->conf.tree_digits;
 	o.shift_refine = c->conf.shift_refine;
@@ -149,13 +155,26 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.log = log_core;
 	o.log_ctx = c;
 	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
+		if (o.vl_limit < c->conf.vl_limit)
+			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routed within %u "
+				"VL%s, as %s allows (vl_limit %u): this fabric needs more\n",
+				o.vl_limit, o.vl_limit == 1 ? "" : "s", why, c->conf.vl_limit);
 		state_free(st);
 		return NULL;
 	}
+	st->sl_used = 1;
+	for (size_t i = 0; st->out.sl && i < (size_t)st->out.ngroups * st->out.nlids; i++)
+		st->sl_used |= (uint16_t)(1u << (st->out.sl[i] & 15));
 	return st;
 }
 
-/* Copy every switch's row into new_lft; count the 64-LID blocks that changed. */
+/*
+ * Copy every switch's row into new_lft; count the 64-LID blocks that changed.
+ * OpenSM's LID table never shrinks: max_lid_ho stays at the highest LID
+ * ever assigned, above the model's max_lid once the port that held it is
+ * gone.  Every LID up to max_lid_ho is written; a LID with no port in the
+ * model (or above its max_lid) gets OSM_NO_PATH.
+ */
 static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *changed)
 {
 	cl_qmap_t *tbl = &c->osm->subn.sw_guid_tbl;
@@ -167,11 +186,17 @@ static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *chan
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
 		uint32_t node = topo_find_guid(t, guid);
 
-		if (node == TOPO_NONE || !topo_is_switch(t, node) ||
-		    (uint32_t)sw->max_lid_ho > t->max_lid || sw->lft_size < sw->max_lid_ho + 1u) {
+		if (node == TOPO_NONE || !topo_is_switch(t, node)) {
 			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE07: ffroute: switch 0x%016llx "
-				"not in the model or its LFT too small; falling back\n",
+				"is not in the model (it joined during the pass?); falling back\n",
 				(unsigned long long)guid);
+			return -1;
+		}
+		if (sw->lft_size < sw->max_lid_ho + 1u) {
+			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE07: ffroute: switch 0x%016llx "
+				"holds %u LFT entries, LID %u needs %u; falling back\n",
+				(unsigned long long)guid, (unsigned)sw->lft_size,
+				(unsigned)sw->max_lid_ho, sw->max_lid_ho + 1u);
 			return -1;
 		}
 	}
@@ -190,6 +215,39 @@ static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *chan
 	return 0;
 }
 
+/*
+ * A QoS policy's SLs reach hosts through path_sl's hint.  ffroute keeps a
+ * hint SL that no route of its layers uses (mapped to VLs as SL 0 is, by
+ * update_sl2vl); an SL its layers use is replaced.  Say so once per change.
+ */
+static void qos_policy_clash(struct ffr_ctx *c, const struct ffr_state *st)
+{
+	const struct osm_qos_policy *qp = c->osm->subn.p_qos_policy;
+	uint32_t want = 0, clash;
+
+	if (!c->osm->subn.opt.qos || !qp)
+		return;
+	for (cl_list_iterator_t i = cl_list_head(&qp->qos_levels); i != cl_list_end(&qp->qos_levels);
+	     i = cl_list_next(i)) {
+		const osm_qos_level_t *lv = cl_list_obj(i);
+
+		if (lv && lv->sl_set && lv->sl < 16)
+			want |= 1u << lv->sl;
+	}
+	clash = want & st->sl_used & ~1u;
+	if ((clash | 0x10000) == c->qos_said || (!clash && !c->qos_said))
+		return;
+	c->qos_said = clash ? clash | 0x10000 : 0;
+	if (clash)
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE11: ffroute: the QoS policy's SLs "
+			"0x%04x are SLs of ffroute's VL layers here: paths of those QoS levels get "
+			"the layer's SL instead; the other SLs are kept (they take the VLs of SL 0)\n",
+			clash);
+	else
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: the QoS policy's SLs no longer clash "
+			"with the VL layers\n");
+}
+
 static int ffr_build_fwd_tables(void *context)
 {
 	struct ffr_ctx *c = context;
@@ -199,9 +257,13 @@ static int ffr_build_fwd_tables(void *context)
 
 	c->passes++;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	ffr_conf_reload(c->osm, &c->conf);
 	st = route_subnet(c);
 	if (!st || install(c, st, &changed)) {
 		state_free(st);
+		state_free(c->st);	/* the next engine's tables: its SLs, not ours */
+		c->st = NULL;
+		ffr_dump_sl(c->osm, NULL, NULL);
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE03: ffroute: pass %u: no LFT written; "
 			"OpenSM falls back to the next engine\n", c->passes);
 		return -1;
@@ -219,20 +281,18 @@ static int ffr_build_fwd_tables(void *context)
 		st->c.nrails, st->out.rooted_lids, st->out.tree_zones - st->out.tree_left,
 		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	if (st->out.nvls > 1 && !c->osm->subn.opt.qos && (st->c.nzones > 1 || st->out.rooted_lids))
-		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routes between zones or "
-			"of the rooted layer (%u LIDs) use VL 1 but qos is FALSE: OpenSM will not "
-			"program the engine's SL2VL tables; set qos TRUE\n", st->out.rooted_lids);
-	else if (st->out.nvls > 1 && !c->osm->subn.opt.qos)
-		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: qos is FALSE: switch-to-switch turn "
-			"routes share VL 0 (set qos TRUE to move them to VL 1)\n");
 	ffr_dump_sl(c->osm, st->t, &st->out);
+	qos_policy_clash(c, st);
 	state_free(c->st);
 	c->st = st;
 	return 0;
 }
 
-/* SA threads, shared lock: read-only lookups; unknown LIDs get the hint. */
+/*
+ * SA threads, shared lock: read-only lookups; unknown LIDs get the hint,
+ * and so do paths on SL 0 when the hint is an SL no route uses (a QoS
+ * level's SL: update_sl2vl maps it as SL 0, so the VL layers are intact).
+ */
 static uint8_t ffr_path_sl(void *context, uint8_t hint, const ib_net16_t slid,
 			   const ib_net16_t dlid)
 {
@@ -240,10 +300,15 @@ static uint8_t ffr_path_sl(void *context, uint8_t hint, const ib_net16_t slid,
 	const struct ffr_state *st = c->st;
 	uint32_t s = cl_ntoh16(slid), d = cl_ntoh16(dlid), p;
 
+	uint8_t sl;
+
 	if (!st || !st->out.sl || s > st->t->max_lid || d > st->t->max_lid ||
 	    (p = st->t->lid_port[s]) == TOPO_NONE || st->t->lid_port[d] == TOPO_NONE)
 		return hint;
-	return route_sl(&st->out, st->t->port_node[p], d);
+	sl = route_sl(&st->out, st->t->port_node[p], d);
+	if (!sl && hint < 16 && !(st->sl_used >> hint & 1))
+		return hint;	/* a QoS level's SL no layer uses: VLs as SL 0 */
+	return sl;
 }
 
 /* qos TRUE only: the VL of every SL from @in to @out on @port's node. */
@@ -270,7 +335,7 @@ static void ffr_update_sl2vl(void *context, osm_physp_t *port, uint8_t in, uint8
 	if (!row)
 		row = st->out.sl2vl + (size_t)pout * 16;
 	for (uint8_t sl = 0; sl < 16; sl++)
-		ib_slvl_table_set(tbl, sl, row[sl]);
+		ib_slvl_table_set(tbl, sl, st->sl_used >> sl & 1 ? row[sl] : row[0]);
 }
 
 static void ffr_destroy(void *context)
@@ -312,6 +377,10 @@ static void *ffr_create(struct osm_opensm *osm)
 		free(c);
 		return NULL;
 	}
+	if (!osm->subn.opt.qos && c->conf.vl_limit > 1)
+		OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: qos is FALSE, so OpenSM programs no "
+			"SL2VL table and ffroute routes within 1 VL: a fabric whose zones need VL "
+			"layers is refused at every sweep (error RE10); set qos TRUE\n");
 	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u, "
 		"class weights %u,%u,%u, threads %s)\n", c->conf.vl_limit, c->conf.class_weight[0],
 		c->conf.class_weight[1], c->conf.class_weight[2],

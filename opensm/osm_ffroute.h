@@ -4,6 +4,7 @@
 #define FFROUTE_OSM_FFROUTE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include <ffroute/class.h>
 #include <ffroute/diag.h>
@@ -22,6 +23,9 @@ struct ffr_conf {
 	unsigned threads;		/* route_opts.threads (default 0: auto) */
 	bool have_roles;
 	struct cls_overrides roles;	/* classification overrides */
+	char *path;			/* ffroute.conf as named (NULL: defaults) */
+	char *roles_path;		/* the roles file, resolved against path's folder */
+	char sig[2][96];		/* what ffroute.conf and roles looked like when read */
 };
 
 /**
@@ -30,12 +34,29 @@ struct ffr_conf {
  */
 struct topo *ffr_osm_topo(struct osm_opensm *osm, struct diag_list *dl);
 /**
+ * ffr_osm_data_vls - the data VLs OpenSM will let every link use (1 when
+ * qos is FALSE); @why names the limit (the option or the port).
+ */
+unsigned ffr_osm_data_vls(struct osm_opensm *osm, char *why, size_t size);
+/**
  * ffr_conf_load - read ffroute.conf at @path (NULL or empty: defaults);
  * errors are logged as "ERR RE08: file:line:col: ...".  Return: 0 or -1.
  */
 int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *conf);
+/**
+ * ffr_conf_reload - at a heavy sweep: when ffroute.conf (or the path in
+ * event_plugin_options) or its roles file changed since it was read, read
+ * it again; a bad edit keeps the settings in force (ERR RE08, once per
+ * edit).  Return: true when the settings changed.
+ */
+bool ffr_conf_reload(struct osm_opensm *osm, struct ffr_conf *conf);
 void ffr_conf_free(struct ffr_conf *conf);
-/** ffr_dump_sl - write ffroute.sl into OpenSM's dump directory when VLs are used */
+/**
+ * ffr_dump_sl - write ffroute.sl into OpenSM's dump directory when VLs are
+ * used; remove it when they are not or @out is NULL (the pass failed and
+ * another engine's tables are in force), so it always describes the tables
+ * in force or is absent.
+ */
 void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct route_out *out);
 
 #endif

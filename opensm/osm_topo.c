@@ -16,6 +16,7 @@
 #include <opensm/osm_port.h>
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "osm_ffroute.h"
@@ -88,4 +89,49 @@ struct topo *ffr_osm_topo(struct osm_opensm *osm, struct diag_list *dl)
 			add_ports(b, id, node);
 	}
 	return topo_builder_finish(b);
+}
+
+/* Data VLs of an OperVLs code (IBA 14.2.5.6: 1 = VL0, 2 = VL0-1, 3 = VL0-3, 4 = VL0-7, 5 = VL0-14). */
+static unsigned vls_of(unsigned code)
+{
+	return code <= 1 ? 1 : code >= 5 ? 15 : 1u << (code - 1);
+}
+
+/*
+ * The data VLs every link will have once OpenSM's link manager has set
+ * OperVLs = min(VLCap of both ends, max_op_vls) (osm_physp_calc_link_op_vls):
+ * OpenSM masks each SL2VL entry to the port's OperVLs, so a layer on a VL
+ * a port lacks silently lands on VL 0.  Without QoS OpenSM programs no
+ * SL2VL at all: one VL.  A VLCap of 0 (unknown) is skipped, as dfsssp does.
+ */
+unsigned ffr_osm_data_vls(struct osm_opensm *osm, char *why, size_t size)
+{
+	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
+	unsigned best = osm->subn.opt.max_op_vls ? osm->subn.opt.max_op_vls : 5;
+
+	if (!osm->subn.opt.qos) {
+		snprintf(why, size, "qos is FALSE (OpenSM programs no SL2VL table)");
+		return 1;
+	}
+	snprintf(why, size, "max_op_vls %u", best);
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl); it = cl_qmap_next(it)) {
+		osm_node_t *node = (osm_node_t *)it;
+
+		for (unsigned pn = 1; pn < osm_node_get_num_physp(node); pn++) {
+			const osm_physp_t *p = osm_node_get_physp_ptr(node, pn), *r;
+			unsigned a, b;
+
+			if (!p || !osm_physp_is_valid(p) || !(r = osm_physp_get_remote(p)))
+				continue;
+			a = ib_port_info_get_vl_cap(&p->port_info);
+			b = ib_port_info_get_vl_cap(&r->port_info);
+			a = a && b && b < a ? b : a ? a : b;
+			if (a && a < best) {
+				best = a;
+				snprintf(why, size, "VLCap of port 0x%016llx/%u and its peer",
+					 (unsigned long long)cl_ntoh64(osm_node_get_node_guid(node)), pn);
+			}
+		}
+	}
+	return vls_of(best);
 }

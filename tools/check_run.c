@@ -28,6 +28,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -212,8 +213,19 @@ static int load_extras(const struct check_input *in, const char *sl2vl, const ch
 		free(buf);
 	}
 	if (!rc && sl && !(rc = load_text(sl, &buf, &len, dl))) {
-		rc = sl_read(buf, len, sl, run->t, &run->sl, &run->sl_group, &run->sl_ngroups, dl);
+		uint64_t want = 0, have;
+
+		rc = sl_read(buf, len, sl, run->t, &run->sl, &run->sl_group, &run->sl_ngroups,
+			     &want, dl);
 		free(buf);
+		have = rc ? 0 : lft_digest(run->t, run->l);
+		if (want && want != have) {	/* a stale ffroute.sl: it would judge other tables */
+			diag_add(dl, DIAG_ERROR, sl, 0, 0, "written for other LFTs than %s (digest "
+				 "0x%016" PRIx64 ", these LFTs 0x%016" PRIx64 "): a stale dump of "
+				 "an earlier pass; its SLs would not judge these tables",
+				 run->label, want, have);
+			rc = -EINVAL;
+		}
 	}
 	return rc;
 }

@@ -139,6 +139,13 @@ struct cli_out {
 int cli_out_open(struct cli_out *of, const char *path);
 /** cli_out_close - on @ok sync and rename into place, else discard; 0 or -errno */
 int cli_out_close(struct cli_out *of, bool ok);
+/**
+ * cli_out_finish - cli_out_close's first half: sync and close the temporary
+ * file (discarded when !@ok or on error); cli_out_commit - its second half:
+ * rename it into place on @ok, else discard it.  0 or -errno.
+ */
+int cli_out_finish(struct cli_out *of, bool ok);
+int cli_out_commit(struct cli_out *of, bool ok);
 
 /* ---- text encoding (cli_json.c) ------------------------------------------- */
 

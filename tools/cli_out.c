@@ -11,7 +11,9 @@
  * link).  Anything else - a device node (/dev/null), a FIFO, a socket, or
  * a regular file with other hard links (replacing it would split the
  * links) - is opened and written in place.  "-" and /dev/stdout are
- * standard output.  The temporary name is short (".ffr.XXXXXX" in the
+ * standard output.  A set of files that belong together (ffroute route's
+ * output directory) is finished file by file and committed (renamed) only
+ * when every file is complete.  The temporary name is short (".ffr.XXXXXX" in the
  * target's directory), so a 255-byte file name stays legal.
  */
 #include <errno.h>
@@ -94,7 +96,7 @@ int cli_out_open(struct cli_out *of, const char *path)
 	return 0;
 }
 
-int cli_out_close(struct cli_out *of, bool ok)
+int cli_out_finish(struct cli_out *of, bool ok)
 {
 	int err = 0;
 
@@ -103,13 +105,26 @@ int cli_out_close(struct cli_out *of, bool ok)
 			err = errno ? -errno : -EIO;
 		if (of->fp != stdout && fclose(of->fp) && !err)
 			err = errno ? -errno : -EIO;
+		of->fp = NULL;
 		return ok ? err : 0;
 	}
 	if (ok && (fflush(of->fp) || ferror(of->fp) || fsync(fileno(of->fp))))
 		err = errno ? -errno : -EIO;
 	if (fclose(of->fp) && !err)
 		err = errno ? -errno : -EIO;
-	if (ok && !err && rename(of->tmp, of->real ? of->real : of->path))
+	of->fp = NULL;
+	if (!ok || err)
+		cli_out_commit(of, false);
+	return err;
+}
+
+int cli_out_commit(struct cli_out *of, bool ok)
+{
+	int err = 0;
+
+	if (!of->tmp)
+		return 0;
+	if (ok && rename(of->tmp, of->real ? of->real : of->path))
 		err = -errno;
 	if (!ok || err)
 		unlink(of->tmp);
@@ -117,4 +132,11 @@ int cli_out_close(struct cli_out *of, bool ok)
 	free(of->real);
 	of->tmp = of->real = NULL;
 	return err;
+}
+
+int cli_out_close(struct cli_out *of, bool ok)
+{
+	int err = cli_out_finish(of, ok);
+
+	return err ? err : cli_out_commit(of, ok);
 }

@@ -146,6 +146,18 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 	return 0;
 }
 
+/* Cabled CA and router ports: each takes 2^LMC LIDs. */
+static unsigned end_ports(const struct topo *t)
+{
+	unsigned n = 0;
+
+	for (uint32_t node = 0; node < t->nnodes; node++)
+		for (uint32_t p = t->port_off[node] + 1; !topo_is_switch(t, node) &&
+		     p < t->port_off[node + 1]; p++)
+			n += t->port_remote[p] != TOPO_NONE;
+	return n;
+}
+
 static void log_stderr(void *ctx, enum route_log_level lvl, const char *msg)
 {
 	(void)ctx;
@@ -153,20 +165,28 @@ static void log_stderr(void *ctx, enum route_log_level lvl, const char *msg)
 		fprintf(stderr, "ffroute route: %s\n", msg);
 }
 
-/* Write one file of DIR with @fn; 0 or -errno (printed). */
-static int write_one(const char *dir, const char *name, const struct topo *t,
-		     const struct route_out *ro, int (*fn)(const struct topo *,
-							   const struct route_out *, FILE *))
-{
-	char path[4096];
-	struct cli_out of;
-	int rc;
+typedef int (*writer_fn)(const struct topo *, const struct route_out *, FILE *);
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	rc = cli_out_open(&of, path);
+/*
+ * Write DIR/@name with @fn to a temporary file, left for write_all to
+ * commit; 0 or -errno (printed: the write's own errno, ENOSPC say, not
+ * stdio's EIO).
+ */
+static int write_one(const char *dir, const char *name, const struct topo *t,
+		     const struct route_out *ro, writer_fn fn, struct cli_out *of, char *path,
+		     size_t size)
+{
+	int rc, err;
+
+	snprintf(path, size, "%s/%s", dir, name);
+	rc = cli_out_open(of, path);
 	if (!rc) {
-		rc = fn(t, ro, of.fp);
-		rc = cli_out_close(&of, !rc) ? -EIO : rc;
+		errno = 0;
+		rc = fn(t, ro, of->fp);
+		if (rc == -EIO && errno)
+			rc = -errno;
+		err = cli_out_finish(of, !rc);
+		rc = rc ? rc : err;
 	}
 	if (rc)
 		fprintf(stderr, "ffroute route: %s: %s\n", path, strerror(-rc));
@@ -191,7 +211,7 @@ static int w_ibroute(const struct topo *t, const struct route_out *r, FILE *fp)
 
 static int w_sl(const struct topo *t, const struct route_out *r, FILE *fp)
 {
-	return sl_write(t, r->sl, r->sl_group, r->ngroups, fp);
+	return sl_write(t, r->sl, r->sl_group, r->ngroups, lft_digest(t, r->lft), fp);
 }
 
 static int w_sl2vl(const struct topo *t, const struct route_out *r, FILE *fp)
@@ -222,30 +242,53 @@ static int mkdir_p(const char *dir)
 	return 0;
 }
 
+/*
+ * The output set appears whole or not at all: every file is written to a
+ * temporary first, and only when all are complete are they renamed into
+ * place (and the layer files of an earlier run removed when this one uses
+ * one VL).  On failure DIR keeps the previous run's set, which is
+ * consistent with itself; never the new topology beside the old tables.
+ */
 static int write_all(const char *dir, const struct topo *t, const struct route_out *ro)
 {
-	char path[4096];
-	int rc;
+	static const struct { const char *name; writer_fn fn; bool layers; } files[] = {
+		{ "fabric.topo", w_topo, false },
+		{ "opensm-lfts.dump", w_osm, false },
+		{ "ffroute.ibroute", w_ibroute, false },
+		{ "ffroute.sl", w_sl, true },
+		{ "opensm-sl2vl.dump", w_sl2vl, true },
+	};
+	enum { NFILES = sizeof(files) / sizeof(files[0]) };
+	struct cli_out of[NFILES];
+	char path[NFILES][4096];
+	unsigned n = 0;
+	int rc = 0;
 
 	if (mkdir_p(dir)) {
 		fprintf(stderr, "ffroute route: %s: %s\n", dir, strerror(errno));
-		return -EIO;
+		return -errno;
 	}
-	rc = write_one(dir, "fabric.topo", t, ro, w_topo);
-	if (!rc)
-		rc = write_one(dir, "opensm-lfts.dump", t, ro, w_osm);
-	if (!rc)
-		rc = write_one(dir, "ffroute.ibroute", t, ro, w_ibroute);
-	if (!rc && ro->nvls > 1)
-		rc = write_one(dir, "ffroute.sl", t, ro, w_sl);
-	if (!rc && ro->nvls > 1)
-		rc = write_one(dir, "opensm-sl2vl.dump", t, ro, w_sl2vl);
-	if (!rc && ro->nvls <= 1) {	/* no stale layers from an earlier run */
-		snprintf(path, sizeof(path), "%s/ffroute.sl", dir);
-		remove(path);
-		snprintf(path, sizeof(path), "%s/opensm-sl2vl.dump", dir);
-		remove(path);
+	for (unsigned i = 0; i < NFILES; i++) {
+		path[i][0] = '\0';
+		if (rc || (files[i].layers && ro->nvls <= 1))
+			continue;
+		rc = write_one(dir, files[i].name, t, ro, files[i].fn, &of[i], path[i],
+			       sizeof(path[i]));
+		n = i + 1;
 	}
+	for (unsigned i = 0; i < n; i++) {
+		int err = path[i][0] ? cli_out_commit(&of[i], !rc) : 0;
+
+		if (err && !rc) {
+			fprintf(stderr, "ffroute route: %s: %s\n", path[i], strerror(-err));
+			rc = err;
+		}
+	}
+	for (unsigned i = 0; !rc && i < NFILES; i++)
+		if (files[i].layers && ro->nvls <= 1) {	/* no stale layers of an earlier run */
+			snprintf(path[i], sizeof(path[i]), "%s/%s", dir, files[i].name);
+			remove(path[i]);
+		}
 	return rc;
 }
 
@@ -287,7 +330,12 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return CLI_ERROR;
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
 	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
-		if (t)
+		if (rc == -ENOSPC)
+			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: LMC %u needs %u LIDs "
+				"per end port (%u end ports, %u switches); only %u unicast LIDs "
+				"exist\n", o.fabric, o.lmc, 1u << o.lmc, end_ports(t), t->nswitches,
+				TOPO_MAX_UCAST_LID);
+		else if (t)
 			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: %s\n", o.fabric,
 				strerror(-rc));
 		topo_free(t);

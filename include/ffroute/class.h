@@ -83,12 +83,15 @@ struct cls_override {
 	int8_t role;		/* enum cls_role or -1 */
 	int16_t zone, rail, level;
 	unsigned line;		/* where it was given */
+	int32_t re_idx;		/* ordinal among the regex overrides, -1 for a GUID */
 };
 
+struct cls_re_cache;
 struct cls_overrides {
 	struct cls_override *v;
 	uint32_t n;
 	const char *fname;
+	struct cls_re_cache *cache;	/* compiled regexes, matches per description */
 };
 
 /**
@@ -100,6 +103,15 @@ struct cls_overrides {
 int cls_overrides_read(const char *buf, size_t len, const char *fname,
 		       struct cls_overrides *ov, struct diag_list *dl);
 void cls_overrides_free(struct cls_overrides *ov);
+/*
+ * cls_overrides_compile - compile @ov's regexes once (cls_overrides_read
+ * does it); cls_overrides_uncompile - free them (cls_overrides_free does).
+ * cls_overrides_match - bit k set when regex override k (re_idx) matches
+ * @desc; each regex runs once per distinct description.  NULL: no memory.
+ */
+int cls_overrides_compile(struct cls_overrides *ov);
+void cls_overrides_uncompile(struct cls_overrides *ov);
+const uint8_t *cls_overrides_match(const struct cls_overrides *ov, const char *desc);
 /**
  * cls_overrides_check - warn (file:line) about overrides that change
  * nothing in @t: unknown GUIDs, regexes matching no node, roles given to

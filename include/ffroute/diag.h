@@ -20,6 +20,13 @@ enum diag_level { DIAG_ERROR = 0, DIAG_WARNING = 1, DIAG_NOTE = 2 };
 
 #define DIAG_MSG_MAX 200
 
+/**
+ * ffr_sanitize - copy @in to @out (at most @size bytes with the NUL),
+ * control bytes and invalid UTF-8 as '?'; @in == @out is fine.  Every
+ * diagnostic goes through it.  Return: the length written.
+ */
+size_t ffr_sanitize(const char *in, char *out, size_t size);
+
 struct diag {
 	enum diag_level level;
 	const char *file;	/* interned; owned by the list */

@@ -118,18 +118,23 @@ int topo_write_ibnd(const struct topo *t, FILE *fp);
 int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp);
 /** lft_write_ibroute - dump_lfts/ibroute-style dump */
 int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
-/** sl_write - ffroute.sl: source group of every node and SL per (group, LID) */
+/**
+ * sl_write - ffroute.sl: source group of every node and SL per (group, LID);
+ * @lfts is lft_digest() of the LFTs the SLs were computed with.
+ */
 int sl_write(const struct topo *t, const uint8_t *sl, const uint32_t *group, uint32_t ngroups,
-	     FILE *fp);
+	     uint64_t lfts, FILE *fp);
 struct chk_vlx;
 /** sl2vl_write - opensm-sl2vl.dump: base row per cabled out-port, then the rows of @x */
 int sl2vl_write(const struct topo *t, const uint8_t *sl2vl, const struct chk_vlx *x, FILE *fp);
 
 /**
  * sl_read - read an ffroute.sl dump for @t: *sl [ngroups * (max_lid + 1)],
- * *group [nnodes] (malloc'd).  Return: 0, -EINVAL (errors in @dl), -ENOMEM.
+ * *group [nnodes] (malloc'd), *lfts the digest of its LFTs (0: not given,
+ * with a warning).  Return: 0, -EINVAL (errors in @dl), -ENOMEM.
  */
 int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
-	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, struct diag_list *dl);
+	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, uint64_t *lfts,
+	    struct diag_list *dl);
 
 #endif

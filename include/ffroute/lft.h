@@ -30,6 +30,16 @@ struct lft *lft_new(uint32_t nsw, uint32_t max_lid);
 /** lft_free - release (NULL is fine) */
 void lft_free(struct lft *l);
 
+struct topo;
+/**
+ * lft_digest - a fingerprint of what @l routes on @t: the sum of a hash of
+ * every entry (switch node GUID, destination port GUID, LMC offset, out
+ * port) whose LID has a port in @t.  Keyed by GUIDs, not LIDs, so it holds
+ * when a dump is remapped to other LIDs; ffroute.sl carries it so that a
+ * checker can tell whether the SLs belong to the LFTs beside them.
+ */
+uint64_t lft_digest(const struct topo *t, const struct lft *l);
+
 static inline uint8_t lft_get(const struct lft *l, uint32_t sw, uint32_t lid)
 {
 	return lid < l->nlids ? l->port[(uint64_t)sw * l->nlids + lid] : LFT_NONE;

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
  * diag.c - the diagnostic list.  Entries are appended in input order;
- * file names are interned so each entry can point at one copy.
+ * file names are interned so each entry can point at one copy.  Messages
+ * and file names quote their inputs (a regex, a role word, a host name),
+ * so both are sanitized here, once for every reader: control bytes and
+ * invalid UTF-8 become '?', and no input can drive a terminal or forge a
+ * line of OpenSM's log.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,12 +31,54 @@ void diag_free(struct diag_list *dl)
 	memset(dl, 0, sizeof(*dl));
 }
 
+/* Length of the valid UTF-8 sequence at @s (a byte >= 0x80), or 0. */
+static unsigned utf8_len(const unsigned char *s)
+{
+	unsigned n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+
+	if (s[0] >= 0xF8)
+		return 0;
+	for (unsigned i = 1; i < n; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	if ((n == 3 && s[0] == 0xE0 && s[1] < 0xA0) || (n == 3 && s[0] == 0xED && s[1] >= 0xA0) ||
+	    (n == 4 && s[0] == 0xF0 && s[1] < 0x90) || (n == 4 && s[0] == 0xF4 && s[1] >= 0x90))
+		return 0;	/* overlong, surrogate, above U+10FFFF */
+	return n;
+}
+
+size_t ffr_sanitize(const char *in, char *out, size_t size)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	size_t o = 0;
+
+	if (!size)
+		return 0;
+	while (*p && o + 1 < size) {
+		unsigned n = *p < 0x80 ? 1 : utf8_len(p);
+
+		if (!n || *p < 0x20 || *p == 0x7F || o + n >= size) {
+			out[o++] = '?';
+			p++;	/* a cut sequence is a '?' too */
+			continue;
+		}
+		memmove(out + o, p, n);
+		o += n;
+		p += n;
+	}
+	out[o] = '\0';
+	return o;
+}
+
 static const char *intern(struct diag_list *dl, const char *file)
 {
 	char **nf, *copy;
+	char safe[512];
 
 	if (!file)
 		file = "<input>";
+	ffr_sanitize(file, safe, sizeof(safe));
+	file = safe;
 	for (unsigned i = dl->nfiles; i-- > 0;)
 		if (!strcmp(dl->files[i], file))
 			return dl->files[i];
@@ -79,6 +125,7 @@ int diag_vadd(struct diag_list *dl, enum diag_level level, const char *file,
 	d->line = line;
 	d->col = col;
 	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	ffr_sanitize(d->msg, d->msg, sizeof(d->msg));	/* in place: it only shrinks */
 	dl->n++;
 	return 0;
 }

@@ -23,7 +23,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +73,8 @@ static enum cls_role role_of(const struct topo *t, uint32_t n)
 		return CLS_ROLE_SWITCH;
 	if (topo_is_sharp_an(t, n))
 		return CLS_ROLE_SHARP;
+	if (t->node_type[n] == TOPO_NODE_ROUTER)
+		return CLS_ROLE_OTHER;	/* a gateway to another subnet: no compute host */
 	if (prefix_digit(d, "st") || has_word(d, hl, "stor") || has_word(d, hl, "ai400"))
 		return CLS_ROLE_STORAGE;
 	if (prefix_digit(d, "mg") || has_word(d, hl, "mgmt") || has_word(d, hl, "login") ||
@@ -648,22 +649,24 @@ static void override_node(const struct topo *t, const struct cls_override *o, ui
 		c->rail[n] = o->rail < (int16_t)t->nnodes ? o->rail : (int16_t)(t->nnodes - 1);
 }
 
-/* Overrides by GUID (node or port) or by regex on the NodeDescription. */
+/*
+ * Overrides by GUID (node or port) or by regex on the NodeDescription, in
+ * file order (a later line wins); @m[n] says which regexes match node n's
+ * description (cls_overrides_match, evaluated once per description).
+ */
 static void apply_overrides(const struct topo *t, const struct cls_overrides *ov,
-			    struct cls *c, enum ov_what what)
+			    const uint8_t *const *m, struct cls *c, enum ov_what what)
 {
 	for (uint32_t i = 0; ov && i < ov->n; i++) {
 		const struct cls_override *o = &ov->v[i];
 		uint32_t n;
-		regex_t re;
 
 		if (o->re) {
-			if (regcomp(&re, o->re, REG_EXTENDED | REG_NOSUB))
-				continue;	/* checked when the file was read */
-			for (n = 0; n < t->nnodes; n++)
-				if (!regexec(&re, t->node_desc[n], 0, NULL, 0))
+			uint32_t k = (uint32_t)o->re_idx;
+
+			for (n = 0; o->re_idx >= 0 && n < t->nnodes; n++)
+				if (m[n][k / 8] >> (k % 8) & 1)
 					override_node(t, o, n, c, what);
-			regfree(&re);
 			continue;
 		}
 		n = topo_find_guid(t, o->guid);
@@ -675,6 +678,16 @@ static void apply_overrides(const struct topo *t, const struct cls_overrides *ov
 		if (n != TOPO_NONE)
 			override_node(t, o, n, c, what);
 	}
+}
+
+/* @m[n]: the regex overrides node n's description matches; -ENOMEM. */
+static int match_overrides(const struct topo *t, const struct cls_overrides *ov,
+			   const uint8_t **m)
+{
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (!(m[n] = cls_overrides_match(ov, t->node_desc[n])))
+			return -ENOMEM;
+	return 0;
 }
 
 void cls_free(struct cls *c)
@@ -698,6 +711,7 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	size_t nn = (size_t)t->nnodes + 1;
 	uint32_t *s1 = calloc(nn, sizeof(uint32_t)), *s2 = calloc(nn, sizeof(uint32_t));
 	uint32_t *s3 = calloc(nn, sizeof(uint32_t));
+	const uint8_t **m = calloc(nn, sizeof(*m));
 	int rc = -ENOMEM;
 
 	memset(c, 0, sizeof(*c));
@@ -711,30 +725,32 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	c->dir = calloc((size_t)t->nports + 1, 1);
 	c->group = calloc((size_t)t->nports + 1, sizeof(uint32_t));
 	if (!s1 || !s2 || !s3 || !c->role || !c->zone || !c->rail || !c->level || !c->ca_sw ||
-	    !c->interzone || !c->host || !c->dir || !c->group)
+	    !c->interzone || !c->host || !c->dir || !c->group || !m ||
+	    match_overrides(t, ov, m))
 		goto out;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->role[n] = (uint8_t)role_of(t, n);
-	apply_overrides(t, ov, c, OV_ROLE);
+	apply_overrides(t, ov, m, c, OV_ROLE);
 	find_levels(t, c, s1, s2, s3);
-	apply_overrides(t, ov, c, OV_LEVEL);
+	apply_overrides(t, ov, m, c, OV_LEVEL);
 	count_levels(t, c);	/* a level= override may raise or lower the top */
 	rc = find_zones(t, c, s1, s2, s3);
 	if (!rc)
 		rc = cls_find_hosts(t, c);
 	if (!rc) {
 		cls_dual_homed(t, c);
-		apply_overrides(t, ov, c, OV_ROLE);
+		apply_overrides(t, ov, m, c, OV_ROLE);
 		rc = find_rails(t, c, s2);
 	}
 	if (!rc) {
-		apply_overrides(t, ov, c, OV_ZONE_RAIL);
+		apply_overrides(t, ov, m, c, OV_ZONE_RAIL);
 		mark_interzone(t, c);
 		cls_ports(t, c);
 		cls_verdict(t, c);
 		rc = cls_positions(t, c);
 	}
 out:
+	free(m);
 	free(s1);
 	free(s2);
 	free(s3);

@@ -135,6 +135,13 @@ static int parse_regex(struct text_reader *rd, struct scan *s, char **out)
 			   "its closing '/'");
 		return -EINVAL;
 	}
+	for (const char *q = b; q < e; q++)
+		if (*q == '\\' && ++q < e && *q >= '1' && *q <= '9') {
+			text_error(rd, col + 1 + (unsigned)(q - b), "back-reference \\%c: not "
+				   "allowed (its matching time grows exponentially with the "
+				   "description)", *q);
+			return -EINVAL;
+		}
 	str = strndup(b, (size_t)(e - b));
 	if (!str)
 		return -ENOMEM;
@@ -288,6 +295,8 @@ int cls_overrides_read(const char *buf, size_t len, const char *fname, struct cl
 	}
 	if (!rc && !rd.failed)
 		rc = role_dups(ov, lines, rd.fname, dl);
+	if (!rc && !rd.failed && dl->nerrors == nerr0)
+		rc = cls_overrides_compile(ov);
 	text_fini(&rd);
 	free(lines);
 	if (!rc && dl->nerrors != nerr0)
@@ -299,6 +308,7 @@ int cls_overrides_read(const char *buf, size_t len, const char *fname, struct cl
 
 void cls_overrides_free(struct cls_overrides *ov)
 {
+	cls_overrides_uncompile(ov);
 	for (uint32_t i = 0; i < ov->n; i++)
 		free(ov->v[i].re);
 	free(ov->v);
@@ -654,14 +664,13 @@ int cls_overrides_check(const struct topo *t, const struct cls_overrides *ov, co
 	for (uint32_t i = 0; ov && i < ov->n; i++) {
 		const struct cls_override *o = &ov->v[i];
 		uint32_t n = TOPO_NONE, hits = 0;
-		regex_t re;
 
 		if (o->re) {
-			if (regcomp(&re, o->re, REG_EXTENDED | REG_NOSUB))
-				continue;
-			for (uint32_t k = 0; k < t->nnodes; k++)
-				hits += !regexec(&re, t->node_desc[k], 0, NULL, 0);
-			regfree(&re);
+			for (uint32_t k = 0; k < t->nnodes && !hits; k++) {
+				const uint8_t *m = cls_overrides_match(ov, t->node_desc[k]);
+
+				hits += !m || (o->re_idx >= 0 && (m[o->re_idx / 8] >> (o->re_idx % 8) & 1));
+			}
 			if (!hits)
 				diag_add(dl, DIAG_WARNING, fname, o->line, 1,
 					 "/%s/ matches no NodeDescription: override unused", o->re);

@@ -6,6 +6,9 @@
  * OpenSM hands them out only in SA path records):
  *   # comments
  *   groups <G>                    number of source groups, first
+ *   lfts 0x<digest>               lft_digest() of the LFTs these SLs were
+ *                                 computed with: the checker refuses the
+ *                                 file beside other LFTs (a stale dump)
  *   node 0x<node GUID> <g>        the source group of a node (every node)
  *   lid <lid> 0x<port GUID> <k>   the port that LID was given to (LMC
  *                                 offset k): a reader remaps the LIDs of
@@ -41,12 +44,12 @@
 #define SL_MAX_GROUPS 70000
 
 int sl_write(const struct topo *t, const uint8_t *sl, const uint32_t *group, uint32_t ngroups,
-	     FILE *fp)
+	     uint64_t lfts, FILE *fp)
 {
 	uint32_t nlids = t->max_lid + 1;
 
 	fprintf(fp, "# ffroute SL dump: SL of the path from a source group to a LID\n"
-		    "groups %u\n", ngroups);
+		    "groups %u\nlfts 0x%016" PRIx64 "\n", ngroups, lfts);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		fprintf(fp, "node 0x%016" PRIx64 " %u\n", t->node_guid[n], group[n]);
 	for (uint32_t lid = 1; lid < nlids; lid++) {
@@ -128,6 +131,8 @@ struct sl_ctx {
 	uint8_t *seen;
 	uint32_t *map;		/* [TOPO_MAX_UCAST_LID + 1]: dump LID -> current LID, 0 none */
 	bool mapped;		/* "lid" lines were given */
+	bool have_lfts;		/* an "lfts" line was given */
+	uint64_t lfts;
 };
 
 /* "lid <lid> 0x<port GUID> <k>": where the dump's LID now is. */
@@ -224,6 +229,10 @@ static bool sl_line(struct text_reader *rd, struct sl_ctx *x)
 			return false;
 	} else if (scan_lit(&s, "node ")) {
 		sl_node(rd, &s, x);
+	} else if (scan_lit(&s, "lfts ")) {
+		scan_ws(&s);
+		if (text_get_num(rd, &s, 16, UINT64_MAX, "an LFT digest", &x->lfts))
+			x->have_lfts = true;
 	} else if (scan_lit(&s, "lid ")) {
 		sl_lid(rd, &s, x);
 	} else if (scan_lit(&s, "sl ")) {
@@ -238,7 +247,8 @@ static bool sl_line(struct text_reader *rd, struct sl_ctx *x)
 }
 
 int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
-	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, struct diag_list *dl)
+	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, uint64_t *lfts,
+	    struct diag_list *dl)
 {
 	struct sl_ctx x = { .t = t, .nlids = t->max_lid + 1 };
 	struct text_reader rd;
@@ -275,5 +285,9 @@ int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t
 	*sl = x.sl;
 	*group = x.group;
 	*ngroups = x.ngroups;
+	if (!x.have_lfts)
+		diag_add(dl, DIAG_WARNING, fname, 0, 0, "no \"lfts\" line: cannot tell whether "
+			 "these SLs belong to the LFTs beside them");
+	*lfts = x.have_lfts ? x.lfts : 0;
 	return 0;
 }

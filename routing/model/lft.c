@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/rng.h"
 #include "model/lft_load.h"
 
 struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
@@ -55,6 +56,36 @@ void lft_cols_put(struct lft *l, const uint32_t *lids, uint32_t n, const uint8_t
 	}
 }
 
+/* One entry's 64-bit hash: splitmix64 rounds over its three keys. */
+static uint64_t entry_hash(uint64_t sw_guid, uint64_t port_guid, uint64_t off_port)
+{
+	uint64_t h = sw_guid;
+
+	h = ffr_rng_next(&h) ^ port_guid;
+	h = ffr_rng_next(&h) ^ off_port;
+	return ffr_rng_next(&h);
+}
+
+uint64_t lft_digest(const struct topo *t, const struct lft *l)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t s = 0; s < l->nsw && s < t->nswitches; s++) {
+		uint64_t sw_guid = t->node_guid[t->sw_node[s]];
+
+		for (uint32_t lid = 1; lid <= t->max_lid && lid < l->nlids; lid++) {
+			uint8_t e = lft_get(l, s, lid);
+			uint32_t p = t->lid_port[lid];
+
+			if (e == LFT_NONE || p == TOPO_NONE)
+				continue;
+			sum += entry_hash(sw_guid, t->port_guid[p],
+					  (uint64_t)(lid - t->port_lid[p]) << 8 | e);
+		}
+	}
+	return sum;
+}
+
 void lft_free(struct lft *l)
 {
 	if (!l)
@@ -82,6 +113,8 @@ struct lft_loader {
 	uint32_t max_lid;
 	unsigned *seen_line;	/* [nsw] header line of the switch's block, 0 = not seen */
 	unsigned remapped;
+	unsigned unknown;	/* entries naming a port GUID the fabric lacks */
+	uint64_t unknown_guid;	/* the first of them */
 };
 
 struct lft_loader *lft_loader_new(const struct topo *t, struct diag_list *dl, const char *fname)
@@ -157,6 +190,14 @@ int lft_loader_entry(struct lft_loader *ld, int sw, uint32_t lid, unsigned port,
 
 		uint32_t span = p == TOPO_NONE ? 1 : 1u << t->port_lmc[p];
 
+		if (p == TOPO_NONE && !ld->unknown++) {	/* the dump and the fabric disagree */
+			ld->unknown_guid = dest_guid;
+			diag_add(ld->dl, DIAG_WARNING, ld->fname, line, col,
+				 "LID %u: port 0x%016llx is not in the fabric; the entry is "
+				 "taken for whatever port has LID %u there", lid,
+				 (unsigned long long)dest_guid, lid);
+		}
+
 		/*
 		 * LMC ranges are aligned to 2^LMC, so the offset inside the range
 		 * is the low bits of the LID; keep it when moving to the new base.
@@ -227,6 +268,10 @@ struct lft *lft_loader_finish(struct lft_loader *ld)
 {
 	struct lft *l = NULL;
 
+	if (ld->unknown > 1)
+		diag_add(ld->dl, DIAG_WARNING, ld->fname, 0, 0, "%u entries name port GUIDs that "
+			 "are not in the fabric (the first: 0x%016llx)", ld->unknown,
+			 (unsigned long long)ld->unknown_guid);
 	if (ld->dl->nerrors > ld->errors_at_start) {
 		errno = EINVAL;
 		goto out;

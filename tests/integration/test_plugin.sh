@@ -181,7 +181,7 @@ SIM_OSM_CONF="event_plugin_name ffroute
 event_plugin_options $SIM_DIR/bad.conf
 routing_engine ffroute,updn"
 sim_opensm || fail "opensm sweep failed with a bad configuration (rc $?)"
-grep -q "ERR RE08: ffroute: $SIM_DIR/bad.conf:2:1: error: vl_limit must be 1..15, not lots" "$log" ||
+grep -q "ERR RE08: ffroute: $SIM_DIR/bad.conf:2:10: error: vl_limit must be 1..15, not lots" "$log" ||
 	fail "no RE08 file:line:col error for the bad configuration"
 grep -q "SUBNET UP" "$log" || fail "subnet did not come up with a bad plugin configuration"
 echo "ok: a bad ffroute.conf is reported (RE08) and OpenSM still brings the subnet up"

@@ -428,8 +428,8 @@ static void test_positions_level_override(void **state)
 		{ 5, 3, 0, 1 }, { 6, 3, 0, 2 },
 	};
 	static const unsigned order[] = { 5, 1, 3, 6, 2, 4, 0 };
-	struct cls_override o = { SW_GUID(0), NULL, -1, -1, -1, 3, 1 };
-	struct cls_overrides ov = { &o, 1, "roles" };
+	struct cls_override o = { SW_GUID(0), NULL, -1, -1, -1, 3, 1, -1 };
+	struct cls_overrides ov = { &o, 1, "roles", NULL };
 	struct fab f;
 
 	(void)state;
