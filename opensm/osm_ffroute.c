@@ -218,7 +218,8 @@ static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *chan
 /*
  * A QoS policy's SLs reach hosts through path_sl's hint.  ffroute keeps a
  * hint SL that no route of its layers uses (mapped to VLs as SL 0 is, by
- * update_sl2vl); an SL its layers use is replaced.  Say so once per change.
+ * update_sl2vl); an SL its layers use is replaced.  Say so once per change
+ * (update_sl2vl calls it: OpenSM parses the policy after routing).
  */
 static void qos_policy_clash(struct ffr_ctx *c, const struct ffr_state *st)
 {
@@ -234,6 +235,9 @@ static void qos_policy_clash(struct ffr_ctx *c, const struct ffr_state *st)
 		if (lv && lv->sl_set && lv->sl < 16)
 			want |= 1u << lv->sl;
 	}
+	if (qp->p_default_qos_level && qp->p_default_qos_level->sl_set &&
+	    qp->p_default_qos_level->sl < 16)
+		want |= 1u << qp->p_default_qos_level->sl;
 	clash = want & st->sl_used & ~1u;
 	if ((clash | 0x10000) == c->qos_said || (!clash && !c->qos_said))
 		return;
@@ -282,7 +286,6 @@ static int ffr_build_fwd_tables(void *context)
 		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	ffr_dump_sl(c->osm, st->t, &st->out);
-	qos_policy_clash(c, st);
 	state_free(c->st);
 	c->st = st;
 	return 0;
@@ -311,17 +314,22 @@ static uint8_t ffr_path_sl(void *context, uint8_t hint, const ib_net16_t slid,
 	return sl;
 }
 
-/* qos TRUE only: the VL of every SL from @in to @out on @port's node. */
+/*
+ * qos TRUE only, from osm_qos_setup() under the exclusive lock, after it
+ * parsed the QoS policy: the VL of every SL from @in to @out on @port's
+ * node; SLs no route uses map as SL 0 (QoS levels' SLs, path_sl).
+ */
 static void ffr_update_sl2vl(void *context, osm_physp_t *port, uint8_t in, uint8_t out,
 			     ib_slvl_table_t *tbl)
 {
-	const struct ffr_ctx *c = context;
+	struct ffr_ctx *c = context;
 	const struct ffr_state *st = c->st;
 	const uint8_t *row;
 	uint32_t node, pin, pout;
 
 	if (!st || !st->out.sl2vl)
 		return;		/* keep what QoS configured */
+	qos_policy_clash(c, st);	/* the policy was parsed just before */
 	node = topo_find_guid(st->t, cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
 	if (node == TOPO_NONE)
 		return;
