@@ -48,6 +48,8 @@ struct ffr_state {
 	struct cls c;
 	struct route_out out;
 	uint16_t sl_used;	/* SLs some route uses; the others are free for QoS */
+	unsigned vl_limit;	/* the VLs it was routed within ... */
+	char vl_why[96];	/* ... and what limited them */
 };
 
 struct ffr_ctx {
@@ -123,7 +125,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	struct ffr_state *st = calloc(1, sizeof(*st));
 	struct route_opts o;
 	struct diag_list dl;
-	char why[96];
+	char why[sizeof(st->vl_why)];
 	unsigned vls = ffr_osm_data_vls(c->osm, why, sizeof(why));
 
 	if (!st) {
@@ -147,6 +149,10 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	}
 	route_opts_init(&o);
 	o.vl_limit = c->conf.vl_limit < vls ? c->conf.vl_limit : vls;
+	st->vl_limit = o.vl_limit;
+	if (c->conf.vl_limit <= vls)
+		snprintf(why, sizeof(why), "vl_limit %u in ffroute.conf", c->conf.vl_limit);
+	memcpy(st->vl_why, why, sizeof(why));
 	o.rail_isolation = c->conf.rail_isolation;
 	o.tree_digits = c->conf.tree_digits;
 	o.shift_refine = c->conf.shift_refine;
@@ -285,6 +291,13 @@ static int ffr_build_fwd_tables(void *context)
 		st->c.nrails, st->out.rooted_lids, st->out.tree_zones - st->out.tree_left,
 		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
 		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (st->out.single_order)
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: pass %u: %s leaves %u "
+			"VL%s, too few for this fabric's VL layers: every LID routed up*/down* in one "
+			"order instead (no credit loop, but %llu zone-rule findings: routes that "
+			"detour through another zone, and a hot root); set qos TRUE and 2 VLs\n",
+			c->passes, st->vl_why, st->vl_limit, st->vl_limit == 1 ? "" : "s",
+			(unsigned long long)st->out.zone_detours);
 	ffr_dump_sl(c->osm, st->t, &st->out);
 	state_free(c->st);
 	c->st = st;

@@ -363,6 +363,12 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 				ro.rooted_lids, ro.tree_zones, ro.tree_zones == 1 ? "" : "s",
 				ro.tree_left, ro.shift_zones, ro.shift_zones == 1 ? "" : "s",
 				ro.shift_moved, ro.seconds, o.dir);
+		if (!rc && ro.single_order)
+			fprintf(stderr, "ffroute route: %u VL%s, too few for this fabric's VL "
+				"layers: every LID routed up*/down* in one order instead (no credit "
+				"loop, but %llu zone-rule findings: routes that detour through another "
+				"zone, and a hot root)\n", o.ro.vl_limit, o.ro.vl_limit == 1 ? "" : "s",
+				(unsigned long long)ro.zone_detours);
 		route_out_free(&ro);
 	}
 	if (classified)

@@ -73,6 +73,8 @@ struct route_out {
 	uint32_t shift_zones;	/* degraded zones whose leaf entries were refined (route_shift.c) */
 	uint32_t shift_moved;	/* ... leaf entries moved there */
 	uint64_t hard_findings;	/* from the verification (0 when returned) */
+	bool single_order;	/* one VL: every LID up*down* in one root's order */
+	uint64_t zone_detours;	/* ... zone-rule findings it leaves (cross-zone links used) */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	double seconds;		/* wall time of route_run */
 	char err[240];		/* why route_run failed */

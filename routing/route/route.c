@@ -398,8 +398,13 @@ const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
 
 /* ---- run + verify ------------------------------------------------------------------ */
 
+/*
+ * The hard findings refuse the routing; with @single (one order on one VL)
+ * the zone rules do not: that order cannot keep every route inside its
+ * zone, and a detour is better than a credit loop (route_single.c).
+ */
 static int verify(const struct topo *t, const struct cls *c, unsigned threads,
-		  struct route_out *out)
+		  struct route_out *out, bool single)
 {
 	struct chk_opts co;
 	struct chk_report rep;
@@ -422,6 +427,12 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 			out->max_link_routes = rep.ch_routes[p];
 	}
 	if (!rc) {
+		if (single) {
+			rep.f[CHK_F_XZONE_LINK].hard = false;
+			rep.f[CHK_F_STORAGE_XZONE].hard = false;
+			out->zone_detours = rep.f[CHK_F_XZONE_LINK].count +
+					    rep.f[CHK_F_STORAGE_XZONE].count;
+		}
 		out->hard_findings = chk_hard_findings(&rep);
 		for (unsigned k = 0; k < CHK_F_COUNT && out->hard_findings; k++)
 			if (rep.f[k].hard && rep.f[k].count) {
@@ -450,7 +461,7 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 		rc = -EINVAL;
 	}
 	if (!rc && o->verify)
-		rc = verify(t, c, o->threads, out);
+		rc = verify(t, c, o->threads, out, false);
 	return rc;
 }
 
@@ -485,6 +496,17 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		memset(out, 0, sizeof(*out));
 		first.rooted_layer = 1;
 		rc = attempt(t, c, &first, out);
+	}
+	if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
+		logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL",
+		      out->err);
+		route_out_free(out);
+		memset(out, 0, sizeof(*out));
+		rc = route_single_order(t, c, out);
+		if (!rc)
+			rc = verify(t, c, o->threads, out, true);
+		if (!rc)
+			out->single_order = true;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

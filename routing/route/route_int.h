@@ -168,6 +168,12 @@ bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m);
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
 int rt_route_dest(struct rt *r, const struct rt_dest *d);
+/**
+ * route_single_order - every LID up*down* in one root's order, on one VL
+ * (route_single.c): zones without their VL layers.  Fills out->lft,
+ * routes, nvls = 1.  Return: 0 or -ENOMEM.
+ */
+int route_single_order(const struct topo *t, const struct cls *c, struct route_out *out);
 /** rt_rooted_dirs - build rdir, the root's up*down* order (route_root.c) */
 int rt_rooted_dirs(struct rt *r);
 /** rt_rooted_needed - whether the current labels leave a CA's switch to the fallback */

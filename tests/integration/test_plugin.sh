@@ -20,9 +20,9 @@
 #      tables clean per VL; and a 3-level tree with 5 % of its links
 #      dropped (seed 2) whose CAs need the rooted layer: OpenSM's log says
 #      how many LIDs took it, the live tables are clean per VL;
-#   3. fallback: an ffroute.conf with vl_limit 1 makes the engine refuse the
-#      two-zone fabric (its verification finds the credit loop): ERR RE05
-#      and RE03 in the log, updn/minhop configure the tables, SUBNET UP;
+#   3. fallback: a roles file splitting mini.net into zones that are not
+#      joined makes the classification refuse it: ERR RE05 and RE03 in the
+#      log, updn/minhop configure the tables, SUBNET UP;
 #   4. a bad ffroute.conf: ERR RE08 with file:line:col, the plugin does not
 #      load and the subnet still comes up;
 #   5. only osm_event_plugin is exported from the shared object.
@@ -163,13 +163,20 @@ done
 sim_stop
 sim_start "$top_srcdir/fabrics/ff2-bridge-small.net" || fail "ibsim did not start (ff2, fallback)"
 
-# ---- 3. fallback: one VL allowed on two zones ----------------------------------------
-printf '# one VL: ffroute must refuse the two-zone fabric\nvl_limit 1\n' >"$SIM_DIR/onevl.conf"
+# ---- 3. fallback: a fabric the classification refuses -------------------------------
+# roles overrides split mini.net into 3 zones, 0 and 2 joined only through 1
+printf '/;leaf01:/ - zone=0\n/;spine/ - zone=1\n/;leaf0[234]:/ - zone=2\n' >"$SIM_DIR/split.roles"
+printf 'roles split.roles\n' >"$SIM_DIR/split.conf"
 SIM_OSM_CONF="event_plugin_name ffroute
-event_plugin_options $SIM_DIR/onevl.conf
+event_plugin_options $SIM_DIR/split.conf
 routing_engine ffroute,updn"
-sim_opensm || fail "opensm sweep failed with the one-VL configuration (rc $?)"
-grep -q "ERR RE05: ffroute: verification failed: .*credit_loop" "$log" || fail "no RE05 verification error"
+sim_stop
+sim_start "$top_srcdir/fabrics/demo/mini.net" || fail "ibsim did not start (mini, fallback)"
+echo "# a stale one" >"$SIM_DIR/dump/ffroute.sl"
+sim_opensm || fail "opensm sweep failed with the splitting roles (rc $?)"
+[ -e "$SIM_DIR/dump/ffroute.sl" ] && fail "ffroute.sl left beside the next engine's tables"
+grep -q "ERR RE05: ffroute: fabric refused by the classification: zones 0 and 2 are not joined" "$log" ||
+	fail "no RE05 refusal"
 grep -q "ERR RE03: ffroute: pass 1: no LFT written" "$log" || fail "no RE03 fallback message"
 grep -q -E "(updn|minhop) tables configured on all switches" "$log" || fail "no fallback engine ran"
 grep -q "SUBNET UP" "$log" || fail "subnet did not come up after the fallback"

@@ -4,8 +4,10 @@
  * (routing/route/) on generated fabrics with known answers:
  *   ff2 small: 2 zones, 2 zone-less bridges, 12 storage HCAs (dual-homed);
  *     route_run verifies, 2 VLs, every (switch, LID) routed, SL 0 inside a
- *     zone and 1 + zone across, identical tables twice; one VL refused
- *     with no tables left;
+ *     zone and 1 + zone across, identical tables twice; with one VL every
+ *     LID up*down* in one order (route_single.c): complete, no credit loop
+ *     (switch-LID routes included), no loop or hole by the checker, zone
+ *     detours counted, identical tables twice;
  *   rail3 small: one zone (rail pods merged), 8 rails;
  *   frame small with a SHARP node on every switch: levels unchanged;
  *   frame small without one spine: still routed and verified;
@@ -25,9 +27,13 @@
  */
 #include "unit.h"
 
+#include <ffroute/check.h>
 #include <ffroute/class.h>
 #include <ffroute/gen.h>
+#include <ffroute/io.h>
 #include <ffroute/route.h>
+
+#include "route/route_int.h"
 
 static struct topo *gen(enum gen_family f, enum gen_style st, bool sharp, unsigned drop_sw)
 {
@@ -66,6 +72,25 @@ static uint32_t ca_named(const struct topo *t, const char *prefix)
 	return TOPO_NONE;
 }
 
+/* The checker on one VL: no credit loop, no loop, no hole, nothing unreachable. */
+static void one_vl_clean(const struct topo *t, const struct cls *c, const struct lft *l)
+{
+	struct chk_report rep;
+	struct chk_opts co;
+
+	chk_opts_init(&co);
+	co.metrics = false;
+	assert_int_equal(chk_report_init(&rep, t->nports), 0);
+	assert_int_equal(chk_findings(t, l, c, &co, &rep), 0);
+	assert_int_equal(rep.f[CHK_F_CREDIT_LOOP].count, 0);
+	assert_int_equal(rep.f[CHK_F_CREDIT_LOOP_SW].count, 0);
+	assert_int_equal(rep.f[CHK_F_LOOP].count, 0);
+	assert_int_equal(rep.f[CHK_F_BLACKHOLE].count, 0);
+	assert_int_equal(rep.f[CHK_F_UNREACHABLE].count, 0);
+	assert_int_equal(rep.f[CHK_F_SWITCH_LID].count, 0);
+	chk_report_free(&rep);
+}
+
 static void test_ff2(void **state)
 {
 	struct topo *t = gen(GEN_FF2, GEN_STYLE_BRIDGE, false, 0);
@@ -102,9 +127,17 @@ static void test_ff2(void **state)
 	assert_memory_equal(a.lft->port, b.lft->port, (size_t)a.lft->nsw * a.lft->nlids);
 	route_out_free(&b);
 	o.vl_limit = 1;
-	assert_int_equal(route_run(t, &c, &o, &b), -EINVAL);
-	assert_null(b.lft);
-	assert_non_null(strstr(b.err, "credit_loop"));
+	assert_int_equal(route_run(t, &c, &o, &b), 0);
+	assert_true(b.single_order);
+	assert_int_equal(b.nvls, 1);
+	assert_null(b.sl);
+	assert_int_equal(b.routes, (uint64_t)t->nswitches * t->max_lid);
+	assert_int_equal(b.hard_findings, 0);
+	assert_true(b.zone_detours > 0);	/* one order cannot keep both zones inside */
+	one_vl_clean(t, &c, b.lft);
+	route_out_free(&a);
+	assert_int_equal(route_run(t, &c, &o, &a), 0);	/* deterministic */
+	assert_memory_equal(a.lft->port, b.lft->port, (size_t)a.lft->nsw * a.lft->nlids);
 	route_out_free(&a);
 	route_out_free(&b);
 	cls_free(&c);
@@ -295,6 +328,51 @@ static void test_overrides(void **state)
 	topo_free(t);
 }
 
+/*
+ * route_single.c by hand: a ring of 4 switches s0..s3 (s_i port 1 to
+ * s_i+1's port 2), host h_i on port 3 of s_i; LIDs h0..h3 = 1..4.  Every
+ * switch is 2 hops from the farthest and a leaf with 2 switch links, so
+ * the root is s0 (lowest ordinal); BFS keys s0 0, s1 1, s3 2, s2 3.  To h3
+ * (on s3): s0 goes down to s3 (port 2); s1 cannot go down to s3 (s1 -> s2
+ * is down, s2 -> s3 up), so it goes up to s0 (port 2), never through s2,
+ * although both are 2 hops; s2 goes up to s3 (port 1).  To h1 (on s1): s0
+ * down (port 1), s2 up (port 2), s3 up to s0 (port 1), not through s2.
+ */
+static void test_single_order_ring(void **state)
+{
+	static const char net[] =
+		"Switch 4 \"s0\"\n[1] \"s1\"[2]\n[2] \"s3\"[1]\n[3] \"h0\"[1]\n\n"
+		"Switch 4 \"s1\"\n[1] \"s2\"[2]\n[2] \"s0\"[1]\n[3] \"h1\"[1]\n\n"
+		"Switch 4 \"s2\"\n[1] \"s3\"[2]\n[2] \"s1\"[1]\n[3] \"h2\"[1]\n\n"
+		"Switch 4 \"s3\"\n[1] \"s0\"[2]\n[2] \"s2\"[1]\n[3] \"h3\"[1]\n\n"
+		"Hca 1 \"h0\"\n[1] \"s0\"[3]\n\nHca 1 \"h1\"\n[1] \"s1\"[3]\n\n"
+		"Hca 1 \"h2\"\n[1] \"s2\"[3]\n\nHca 1 \"h3\"\n[1] \"s3\"[3]\n";
+	static const uint8_t to_h3[4] = { 2, 2, 1, 3 }, to_h1[4] = { 1, 3, 2, 1 };
+	struct diag_list dl;
+	struct route_out out;
+	struct topo *t;
+	struct cls c;
+
+	(void)state;
+	diag_init(&dl, 0);
+	t = topo_read_buf(net, sizeof(net) - 1, "ring.net", FFR_FMT_NET, &dl);
+	assert_non_null(t);
+	assert_int_equal(topo_assign_lids(t, 0), 0);
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(route_single_order(t, &c, &out), 0);
+	for (uint32_t s = 0; s < 4; s++) {
+		assert_int_equal(lft_get(out.lft, s, 4), to_h3[s]);
+		assert_int_equal(lft_get(out.lft, s, 2), to_h1[s]);
+		assert_int_equal(lft_get(out.lft, s, 5 + s), 0);	/* its own LID */
+	}
+	assert_int_equal(out.routes, 4u * 8u);
+	one_vl_clean(t, &c, out.lft);
+	route_out_free(&out);
+	cls_free(&c);
+	topo_free(t);
+	diag_free(&dl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +382,7 @@ int main(void)
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_rooted),
 		cmocka_unit_test(test_class_weights),
+		cmocka_unit_test(test_single_order_ring),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
