@@ -93,7 +93,7 @@ sweep_interval 1"
 			[ $kind -ge 2 ] && want=link
 			[ $kind -eq 4 ] && [ "$(grep -c '^switch' "$SIM_DIR/down" || true)" -lt 3 ] && want=switch
 			# not already down, and not on a switch that is down (no change, no sweep)
-			awk -v want="$want" 'NR == FNR { down[$0] = 1; if ($1 == "switch") dsw[$2] = 1; next }
+			awk -v want="$want" -v downf="$SIM_DIR/down" 'FILENAME == downf { down[$0] = 1; if ($1 == "switch") dsw[$2] = 1; next }
 				$1 == want && !($0 in down) && !($2 in dsw && $1 != "switch") &&
 				!($4 != "" && $4 in dsw)' "$SIM_DIR/down" "$SIM_DIR/faults" >"$SIM_DIR/cand"
 			nc=$(wc -l <"$SIM_DIR/cand")
