@@ -87,6 +87,7 @@ static int load_roles(struct osm_opensm *osm, const char *path, unsigned ln, uns
 	conf->roles_path = resolve(path, val);
 	if (!conf->roles_path)
 		return conf_error(osm, path, ln, col, "out of memory", NULL);
+	file_sig(conf->roles_path, conf->sig[1], sizeof(conf->sig[1]));	/* before reading */
 	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
 	rc = ffr_load_file(conf->roles_path, &buf, &len, &dl);
 	if (!rc) {
@@ -102,7 +103,6 @@ static int load_roles(struct osm_opensm *osm, const char *path, unsigned ln, uns
 	}
 	diag_free(&dl);
 	conf->have_roles = !rc;
-	file_sig(conf->roles_path, conf->sig[1], sizeof(conf->sig[1]));
 	return rc ? -1 : 0;
 }
 
@@ -214,8 +214,10 @@ int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *con
 		rc = conf_parse(osm, path, buf, len, conf);
 		free(buf);
 	}
-	if (rc) {
-		ffr_conf_free(conf);
+	if (rc) {	/* the settings go; what was read stays watched (path, sig) */
+		if (conf->have_roles)
+			cls_overrides_free(&conf->roles);
+		conf->have_roles = false;
 		return -1;
 	}
 	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: configuration %s read\n", path);
@@ -225,21 +227,25 @@ int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *con
 bool ffr_conf_reload(struct osm_opensm *osm, struct ffr_conf *conf)
 {
 	const char *path = osm->subn.opt.event_plugin_options;
-	char sig[2][96];
+	char sig[2][sizeof(conf->sig[0])];
 	struct ffr_conf next;
 
 	if (path && (!*path || !strcmp(path, "(null)")))
 		path = NULL;
 	file_sig(path, sig[0], sizeof(sig[0]));
 	file_sig(conf->roles_path, sig[1], sizeof(sig[1]));
-	if (!(path ? conf->path && !strcmp(path, conf->path) : !conf->path))
-		sig[0][0] = '\0';	/* another file named: read it */
-	if (!strcmp(sig[0], conf->sig[0]) && !strcmp(sig[1], conf->sig[1]))
-		return false;
+	if ((path ? conf->path && !strcmp(path, conf->path) : !conf->path) &&
+	    !strcmp(sig[0], conf->sig[0]) && !strcmp(sig[1], conf->sig[1]))
+		return false;	/* the files last read (or tried) are unchanged */
 	if (ffr_conf_load(osm, path, &next)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE08: ffroute: %s changed but cannot be "
 			"used: keeping the settings read before\n", path ? path : "(no file)");
-		memcpy(conf->sig, sig, sizeof(sig));	/* once per edit */
+		/* keep the settings, watch what was tried: a fix is read, a bad edit logged once */
+		free(conf->path);
+		free(conf->roles_path);
+		conf->path = next.path;
+		conf->roles_path = next.roles_path;
+		memcpy(conf->sig, next.sig, sizeof(conf->sig));
 		return false;
 	}
 	ffr_conf_free(conf);
@@ -282,7 +288,8 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 		remove(path);
 		return;
 	}
-	rc = sl_write(t, out->sl, out->sl_group, out->ngroups, lft_digest(t, out->lft), fp);
+	rc = sl_write(t, out->sl, out->sl_group, out->ngroups,
+		      lft_digest(t, out->lft, osm->subn.max_ucast_lid_ho), fp);
 	if (fclose(fp) || rc || rename(tmp, path)) {
 		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: cannot write %s\n", path);
 		remove(tmp);

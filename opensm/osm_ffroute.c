@@ -387,6 +387,7 @@ static void *ffr_create(struct osm_opensm *osm)
 		return NULL;
 	c->osm = osm;
 	if (ffr_conf_load(osm, osm->subn.opt.event_plugin_options, &c->conf)) {
+		ffr_conf_free(&c->conf);
 		free(c);
 		return NULL;	/* logged: a bad configuration is not silently ignored */
 	}
@@ -401,7 +402,8 @@ static void *ffr_create(struct osm_opensm *osm)
 	if (!osm->subn.opt.qos && c->conf.vl_limit > 1)
 		OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: qos is FALSE, so OpenSM programs no "
 			"SL2VL table and ffroute routes within 1 VL: a fabric whose zones need VL "
-			"layers is refused at every sweep (error RE10); set qos TRUE\n");
+			"layers is routed in one up*/down* order, with detours (error RE10 at "
+			"every such sweep); set qos TRUE\n");
 	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u, "
 		"class weights %u,%u,%u, threads %s)\n", c->conf.vl_limit, c->conf.class_weight[0],
 		c->conf.class_weight[1], c->conf.class_weight[2],

@@ -25,7 +25,7 @@ struct ffr_conf {
 	struct cls_overrides roles;	/* classification overrides */
 	char *path;			/* ffroute.conf as named (NULL: defaults) */
 	char *roles_path;		/* the roles file, resolved against path's folder */
-	char sig[2][96];		/* what ffroute.conf and roles looked like when read */
+	char sig[2][96];		/* ffroute.conf and roles before they were read */
 };
 
 /**
@@ -40,7 +40,9 @@ struct topo *ffr_osm_topo(struct osm_opensm *osm, struct diag_list *dl);
 unsigned ffr_osm_data_vls(struct osm_opensm *osm, char *why, size_t size);
 /**
  * ffr_conf_load - read ffroute.conf at @path (NULL or empty: defaults);
- * errors are logged as "ERR RE08: file:line:col: ...".  Return: 0 or -1.
+ * errors are logged as "ERR RE08: file:line:col: ...".  Return: 0 or -1
+ * (the settings are dropped, the files read stay named in @conf: free it
+ * with ffr_conf_free either way).
  */
 int ffr_conf_load(struct osm_opensm *osm, const char *path, struct ffr_conf *conf);
 /**

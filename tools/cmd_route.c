@@ -211,7 +211,7 @@ static int w_ibroute(const struct topo *t, const struct route_out *r, FILE *fp)
 
 static int w_sl(const struct topo *t, const struct route_out *r, FILE *fp)
 {
-	return sl_write(t, r->sl, r->sl_group, r->ngroups, lft_digest(t, r->lft), fp);
+	return sl_write(t, r->sl, r->sl_group, r->ngroups, lft_digest(t, r->lft, UINT32_MAX), fp);
 }
 
 static int w_sl2vl(const struct topo *t, const struct route_out *r, FILE *fp)
@@ -265,8 +265,10 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 	int rc = 0;
 
 	if (mkdir_p(dir)) {
-		fprintf(stderr, "ffroute route: %s: %s\n", dir, strerror(errno));
-		return -errno;
+		int err = errno;
+
+		fprintf(stderr, "ffroute route: %s: %s\n", dir, strerror(err));
+		return -err;
 	}
 	for (unsigned i = 0; i < NFILES; i++) {
 		path[i][0] = '\0';

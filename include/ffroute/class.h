@@ -108,7 +108,11 @@ void cls_overrides_free(struct cls_overrides *ov);
  * does it); cls_overrides_uncompile - free them (cls_overrides_free does).
  * cls_overrides_match - bit k set when regex override k (re_idx) matches
  * @desc; each regex runs once per distinct description.  NULL: no memory.
+ * The bit sets stay valid until the next cls_overrides_reserve, which
+ * empties the cache when @n more descriptions could overflow its bound:
+ * call it before matching the @n nodes of one fabric.
  */
+void cls_overrides_reserve(const struct cls_overrides *ov, uint32_t n);
 int cls_overrides_compile(struct cls_overrides *ov);
 void cls_overrides_uncompile(struct cls_overrides *ov);
 const uint8_t *cls_overrides_match(const struct cls_overrides *ov, const char *desc);

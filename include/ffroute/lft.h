@@ -34,11 +34,12 @@ struct topo;
 /**
  * lft_digest - a fingerprint of what @l routes on @t: the sum of a hash of
  * every entry (switch node GUID, destination port GUID, LMC offset, out
- * port) whose LID has a port in @t.  Keyed by GUIDs, not LIDs, so it holds
- * when a dump is remapped to other LIDs; ffroute.sl carries it so that a
- * checker can tell whether the SLs belong to the LFTs beside them.
+ * port) whose LID (at most @max_lid: what was installed) has a port in @t.
+ * Keyed by GUIDs, not LIDs, so it holds when a dump is remapped to other
+ * LIDs; ffroute.sl carries it so that a checker can tell whether the SLs
+ * belong to the LFTs beside them.
  */
-uint64_t lft_digest(const struct topo *t, const struct lft *l);
+uint64_t lft_digest(const struct topo *t, const struct lft *l, uint32_t max_lid);
 
 static inline uint8_t lft_get(const struct lft *l, uint32_t sw, uint32_t lid)
 {

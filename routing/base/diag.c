@@ -36,8 +36,8 @@ static unsigned utf8_len(const unsigned char *s)
 {
 	unsigned n = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
 
-	if (s[0] >= 0xF8)
-		return 0;
+	if (s[0] >= 0xF5 || (s[0] == 0xC2 && s[1] < 0xA0))
+		return 0;	/* above U+10FFFF; C1 controls (U+009B starts escapes) */
 	for (unsigned i = 1; i < n; i++)
 		if ((s[i] & 0xC0) != 0x80)
 			return 0;

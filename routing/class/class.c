@@ -684,6 +684,7 @@ static void apply_overrides(const struct topo *t, const struct cls_overrides *ov
 static int match_overrides(const struct topo *t, const struct cls_overrides *ov,
 			   const uint8_t **m)
 {
+	cls_overrides_reserve(ov, t->nnodes);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (!(m[n] = cls_overrides_match(ov, t->node_desc[n])))
 			return -ENOMEM;

@@ -661,6 +661,7 @@ out:
 int cls_overrides_check(const struct topo *t, const struct cls_overrides *ov, const char *fname,
 			struct diag_list *dl)
 {
+	cls_overrides_reserve(ov, t->nnodes);
 	for (uint32_t i = 0; ov && i < ov->n; i++) {
 		const struct cls_override *o = &ov->v[i];
 		uint32_t n = TOPO_NONE, hits = 0;

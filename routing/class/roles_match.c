@@ -22,7 +22,7 @@
 
 #include <ffroute/class.h>
 
-#define CACHE_MAX_ENTRIES (1u << 18)	/* then start again: bounded memory */
+#define CACHE_MAX_ENTRIES (1u << 18)	/* then start again (reserve): bounded memory */
 
 struct cls_re_cache {
 	uint32_t nre;		/* regex overrides */
@@ -122,6 +122,14 @@ void cls_overrides_uncompile(struct cls_overrides *ov)
 	ov->cache = NULL;
 }
 
+void cls_overrides_reserve(const struct cls_overrides *ov, uint32_t n)
+{
+	struct cls_re_cache *c = ov ? ov->cache : NULL;
+
+	if (c && c->n + (uint64_t)n > CACHE_MAX_ENTRIES)
+		cache_clear(c);	/* before the caller holds any bit set */
+}
+
 const uint8_t *cls_overrides_match(const struct cls_overrides *ov, const char *desc)
 {
 	static const uint8_t none[1];
@@ -130,8 +138,6 @@ const uint8_t *cls_overrides_match(const struct cls_overrides *ov, const char *d
 
 	if (!c || !c->nre)
 		return none;
-	if (c->n >= CACHE_MAX_ENTRIES)
-		cache_clear(c);
 	if (2 * (c->n + 1) > c->cap && cache_grow(c))
 		return NULL;
 	for (j = (uint32_t)str_hash(desc) & (c->cap - 1); c->key[j]; j = (j + 1) & (c->cap - 1))

@@ -66,14 +66,14 @@ static uint64_t entry_hash(uint64_t sw_guid, uint64_t port_guid, uint64_t off_po
 	return ffr_rng_next(&h);
 }
 
-uint64_t lft_digest(const struct topo *t, const struct lft *l)
+uint64_t lft_digest(const struct topo *t, const struct lft *l, uint32_t max_lid)
 {
 	uint64_t sum = 0;
 
 	for (uint32_t s = 0; s < l->nsw && s < t->nswitches; s++) {
 		uint64_t sw_guid = t->node_guid[t->sw_node[s]];
 
-		for (uint32_t lid = 1; lid <= t->max_lid && lid < l->nlids; lid++) {
+		for (uint32_t lid = 1; lid <= t->max_lid && lid <= max_lid && lid < l->nlids; lid++) {
 			uint8_t e = lft_get(l, s, lid);
 			uint32_t p = t->lid_port[lid];
 

@@ -100,6 +100,7 @@ static void logf_(const struct route_opts *o, enum route_log_level lvl, const ch
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	ffr_sanitize(msg, msg, sizeof(msg));	/* examples quote NodeDescriptions */
 	o->log(o->log_ctx, lvl, msg);
 }
 

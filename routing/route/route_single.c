@@ -11,12 +11,13 @@
  * keeps it deadlock-free on one VL at the price of longer paths between
  * zones and a hot root.
  *
- * Order: BFS distance from one root switch (the highest level, then the
- * most switch links, then the lowest ordinal), ties by ordinal; a hop
- * toward a smaller key goes up.  Per destination switch d, in two sweeps
+ * Order: BFS distance from one root switch (a centre of the largest
+ * connected part; build_order), ties by BFS order; a hop toward a smaller
+ * key goes up.  Per destination switch d, in two sweeps
  * over the switches in key order:
  *   down[s] = hops from s to d going down only (larger keys first);
- *   any[s]  = min(down[s], 1 + min any[u] over s's up-neighbours u).
+ *   any[s]  = down[s] when finite, else 1 + min any[u] over s's
+ *             up-neighbours u: the hops s will really take.
  * A switch that can reach d going down does (a packet may arrive there
  * already going down, so it must not turn up); otherwise it goes up along
  * any[].  Every path is up* then down*: one order, no cycle in the
@@ -109,14 +110,15 @@ static uint32_t bfs(struct single *g, uint32_t start, uint32_t tail)
 	return tail;
 }
 
-/* Eccentricity of @s in hops (its farthest reachable switch); order[] and key[] as scratch. */
-static uint32_t eccentricity(struct single *g, uint32_t s)
+/* Eccentricity of @s in hops (its farthest reachable switch), *@reach the switches it reaches. */
+static uint32_t eccentricity(struct single *g, uint32_t s, uint32_t *reach)
 {
 	uint32_t n, far = 0;
 
 	for (uint32_t k = 0; k < g->nsw; k++)
 		g->key[k] = FAR;
 	n = bfs(g, s, 0);
+	*reach = n;
 	for (uint32_t k = 0; k < n; k++)
 		g->down[g->order[k]] = k ? FAR : 0;
 	for (uint32_t k = 0; k < n; k++) {	/* BFS order: a hop count per switch */
@@ -131,23 +133,25 @@ static uint32_t eccentricity(struct single *g, uint32_t s)
 }
 
 /*
- * Root: a centre of the switch graph (least eccentricity: the paths of
- * one order are shortest around it), then the highest level, the most
- * switch links, the lowest ordinal.  Then the root's BFS order; switches
+ * Root: in the largest connected part, a centre of the switch graph
+ * (least eccentricity: the paths of one order are shortest around it),
+ * then the highest level, the most switch links, the lowest ordinal.  Then the root's BFS order; switches
  * it does not reach follow, each part its own BFS.
  */
 static void build_order(struct single *g, const struct cls *c)
 {
-	uint32_t root = 0, root_ecc = FAR, tail;
+	uint32_t root = 0, root_ecc = FAR, root_reach = 0, tail;
 
 	for (uint32_t s = 0; s < g->nsw; s++) {
-		uint32_t e = eccentricity(g, s), ds = g->adj_off[s + 1] - g->adj_off[s];
+		uint32_t reach, e = eccentricity(g, s, &reach), ds = g->adj_off[s + 1] - g->adj_off[s];
 		uint32_t dr = g->adj_off[root + 1] - g->adj_off[root];
 		uint8_t l = c->level[g->t->sw_node[s]], lr = c->level[g->t->sw_node[root]];
 
-		if (e < root_ecc || (e == root_ecc && (l > lr || (l == lr && ds > dr)))) {
+		if (reach > root_reach || (reach == root_reach && (e < root_ecc || (e == root_ecc &&
+		    (l > lr || (l == lr && ds > dr)))))) {
 			root = s;
 			root_ecc = e;
+			root_reach = reach;
 		}
 	}
 	for (uint32_t s = 0; s < g->nsw; s++)
@@ -175,7 +179,7 @@ static void distances(struct single *g, uint32_t d)
 	for (uint32_t i = 0; i < g->nsw; i++) {		/* smaller keys first */
 		uint32_t s = g->order[i], best = g->down[s];
 
-		for (uint32_t j = g->adj_off[s]; j < g->adj_off[s + 1]; j++) {
+		for (uint32_t j = g->adj_off[s]; j < g->adj_off[s + 1] && g->down[s] == FAR; j++) {
 			uint32_t u = g->adj_sw[j];
 
 			if (g->key[u] < g->key[s] && g->any[u] != FAR && g->any[u] + 1 < best)

@@ -21,9 +21,10 @@
 #   3. determinism: routing the same fabric twice writes identical bytes;
 #   4. classify: levels, zones, rails and the verdict of known fabrics
 #      (JSON), a real third-party fabric included;
-#   5. usage errors exit 2; a two-zone fabric with --vl-limit 1 is refused
-#      (exit 1: the verification finds the credit loop) and nothing is
-#      written; so is a fabric cut in two (the classification's reason).
+#   5. usage errors exit 2; a two-zone fabric with --vl-limit 1 is routed
+#      in one up*/down* order (no credit loop, the zone detours reported);
+#      a fabric cut in two is refused (the classification's reason) and
+#      nothing is written.
 # Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -204,13 +205,20 @@ cj "$top_srcdir/tests/data/real/ufm_sdk_3.0__selene.storage.txt" '.routable and 
 	>"$TMP/weighted.json" 2>"$TMP/weighted.err" && jq -e '.hard_findings == 0' "$TMP/weighted.json" >/dev/null &&
 	ok "ff2 small with --class-weights 1,8,1: routed, no hard finding" ||
 	not_ok "ff2 small with --class-weights 1,8,1" "$TMP/weighted.err"
-# one VL allowed on a two-zone fabric: refused (cross-zone routes need two), nothing written
+# one VL allowed on a two-zone fabric: every LID up*/down* in one order
+# (route_single.c), said on stderr; the check finds no credit loop, only
+# the zone detours that order cannot avoid; no layer files
 "$FFROUTE" route "$FAB/ff2-bridge-small.net" -o "$TMP/onevl" --vl-limit 1 >/dev/null 2>"$TMP/onevl.err"
 rc=$?
-if [ $rc -eq 1 ] && [ ! -e "$TMP/onevl/opensm-lfts.dump" ] && grep -q "credit_loop" "$TMP/onevl.err"; then
-	ok "ff2 with --vl-limit 1: refused (credit loop), nothing written"
+"$FFROUTE" check "$TMP/onevl" --json --no-metrics >"$TMP/onevl.json" 2>/dev/null
+if [ $rc -eq 0 ] && grep -q "every LID routed up\*/down\* in one order" "$TMP/onevl.err" &&
+   [ ! -e "$TMP/onevl/ffroute.sl" ] &&
+   jq -e '.findings.credit_loop.count == 0 and .findings.credit_loop_switch.count == 0 and
+	  .findings.unreachable.count == 0 and .findings.loop.count == 0 and
+	  .findings.cross_zone_link.count > 0' "$TMP/onevl.json" >/dev/null; then
+	ok "ff2 with --vl-limit 1: one up*/down* order, no credit loop, zone detours reported"
 else
-	not_ok "ff2 with --vl-limit 1: exit $rc" "$TMP/onevl.err"
+	not_ok "ff2 with --vl-limit 1: exit $rc" "$TMP/onevl.err" "$TMP/onevl.json"
 fi
 # a fabric cut in two (both spines of a small 2-level tree dropped): refused
 # by the classification, the reason said, nothing written

@@ -177,6 +177,11 @@ wait_pass 3
 grep -q "ERR RE08: ffroute: $SIM_DIR/etc/ff2.conf changed but cannot be used: keeping the settings" "$log" ||
 	fail "a bad edit was not reported"
 grep -q "ffroute: pass 3: .* 1 VL, 2 zones" "$log" || fail "pass 3 did not keep vl_limit 1"
+printf 'vl_limit 2\n' >"$SIM_DIR/etc/ff2.conf"	# the fix of the bad edit is read
+sim_console 'Unlink "S-0002c90010000050"[5]'
+wait_pass 4
+grep -q "ffroute: pass 4: .* 2 VLs, 2 zones" "$log" || fail "the fixed ffroute.conf was not read"
+[ -f "$SIM_DIR/dump/ffroute.sl" ] || fail "no ffroute.sl after the 2-VL pass 4"
 sim_opensm_stop
-echo "ok: edits read at the next sweep, a bad edit keeps the settings, a one-VL pass removes ffroute.sl"
+echo "ok: edits read at the next sweep, a bad edit keeps the settings and its fix is read, a one-VL pass removes ffroute.sl"
 echo "PASS"
