@@ -65,6 +65,15 @@ if route_check directors; then
 	[ "$got" = "[1,true,0,0,0]" ] && ok "directors: one 3-level zone, no hard finding, no loop" ||
 		not_ok "directors: [zones, 3 levels, hard, credit loops CA, switch] = $got"
 fi
+# a DGX SuperPOD-style tree: 8 rails, spine groups per rail, parallel
+# links, SHARP on every switch, a management branch
+if route_check superpod-small; then
+	got=$(jq -c '[.classification.zones, .classification.rails, .classification.switch_levels.higher > 0,
+		.hard_findings, .findings.credit_loop.count, .findings.credit_loop_switch.count,
+		.findings.unreachable.count]' "$TMP/superpod-small.json")
+	[ "$got" = "[1,8,true,0,0,0,0]" ] && ok "superpod-small: one 3-level zone, 8 rails, complete, no loop" ||
+		not_ok "superpod-small: [zones, rails, 3 levels, hard, credit loops CA, switch, unreachable] = $got"
+fi
 for n in torus dragonfly; do
 	route_check $n || continue
 	got=$(jq -c '[.hard_findings, .findings.credit_loop.count, .findings.credit_loop_switch.count,

@@ -28,6 +28,15 @@ usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
   ASIC to every fabric ASIC): up-link u of ToR t goes to director u mod D,
   line ASIC (t + u div D) mod LC, so neighbouring ToRs share line ASICs in
   overlapping windows (no pods).
+       gen_foreign.py superpod S N R G P C M SEED > OUT.topo
+  NVIDIA DGX SuperPOD-style: S scalable units of N hosts of R HCAs (rails,
+  named as a DGX H100 names them), one leaf per rail per unit, P parallel
+  links from each leaf to each of the G spines of its rail's spine group,
+  spine g of every group to the C cores of core group g, a SHARP
+  aggregation node on every switch, and a management branch of M leaves
+  (4 hosts each) under 2 spines of their own, joined to the cores.  Host
+  HCAs share their host's SystemImageGUID and are described
+  "dgx-suU-NN mlx5_K"; the switches stay unconfigured.
 """
 import random
 import sys
@@ -90,12 +99,54 @@ def directors(args, rng):
     return T + D * (LC + FS), edges, hosts, max(U + H, 2 * down, LC * down // FS) + 4
 
 
+def superpod(args, rng):
+    """S scalable units of N DGX hosts with R rails; host n of SU u has HCA r
+    on leaf (u, r).  Leaf (u, r) has P parallel links to each of the G spines
+    of spine group r; spine (r, g) has one link to each of the C cores of core
+    group g.  A SHARP aggregation node on every switch.  A management branch:
+    M leaves of 4 management hosts under 2 management spines, each of them
+    with one link to core 0 of every core group."""
+    S, N, R, G, P, C, M = map(int, args[:7])
+    edges, hosts = [], {}
+    leaf = lambda u, r: u * R + r
+    spine = lambda r, g: S * R + r * G + g
+    core = lambda g, c: S * R + R * G + g * C + c
+    mleaf = lambda m: S * R + R * G + G * C + m
+    mspine = lambda k: S * R + R * G + G * C + M + k
+    nsw = S * R + R * G + G * C + M + 2
+    for u in range(S):
+        for r in range(R):
+            for g in range(G):
+                edges += [(leaf(u, r), spine(r, g))] * P
+    for r in range(R):
+        for g in range(G):
+            edges += [(spine(r, g), core(g, c)) for c in range(C)]
+    for m in range(M):
+        hosts[mleaf(m)] = 4
+        edges += [(mleaf(m), mspine(k)) for k in range(2)]
+    for k in range(2):
+        edges += [(mspine(k), core(g, 0)) for g in range(G)]
+    # (switch, host name, HCA name) per CA, rails by the DGX H100 device names
+    devs = ["mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5", "mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11"]
+    named = []
+    for u in range(S):
+        for n in range(N):
+            h = "dgx-su%d-%02d" % (u + 1, n + 1)
+            named += [(leaf(u, r), h, devs[r % len(devs)]) for r in range(R)]
+    for m in range(M):
+        named += [(mleaf(m), "mgmt%02d" % (4 * m + i + 1), "mlx5_0") for i in range(4)]
+    for s in range(nsw):
+        named.append((s, "sharp-an", None))
+    radix = max(N + G * P, S * P + C, R + 2, 4 + 2) + 2
+    return nsw, edges, named, radix
+
+
 def main():
     kind, args = sys.argv[1], sys.argv[2:]
-    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3, "directors": 5}[kind]])
+    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3, "directors": 5, "superpod": 7}[kind]])
     rng = random.Random(seed)
     nsw, edges, hosts, radix = {"xgft": xgft, "torus": torus, "dragonfly": dragonfly,
-                               "directors": directors}[kind](args, rng)
+                               "directors": directors, "superpod": superpod}[kind](args, rng)
     guids = set()
 
     def guid():
@@ -116,16 +167,29 @@ def main():
         sw[a]["ports"][pa] = ("s", b, pb)
         sw[b]["ports"][pb] = ("s", a, pa)
     cas = []
-    for s in sorted(hosts):
-        for _ in range(hosts[s]):
-            port = take(s)
-            cas.append(dict(guid=guid(), sw=s, swp=port))
-            sw[s]["ports"][port] = ("c", len(cas) - 1, 1)
+    if isinstance(hosts, dict):  # anonymous hosts: unconfigured descriptions
+        hosts = [(s, None, "") for s in sorted(hosts) for _ in range(hosts[s])]
+    sysguid = {}
+    for s, host, dev in hosts:
+        port = take(s)
+        g = guid()
+        if host is not None and dev is not None:
+            sysguid.setdefault(host, g)
+        cas.append(dict(guid=g, sw=s, swp=port, host=host, dev=dev,
+                        sys=sysguid.get(host, g) if dev else g))
+        sw[s]["ports"][port] = ("c", len(cas) - 1, 1)
     nodes = [("s", i) for i in range(nsw)] + [("c", i) for i in range(len(cas))]
     rng.shuffle(nodes)
     for lid, (k, i) in enumerate(nodes, 1):
         (sw if k == "s" else cas)[i]["lid"] = lid
     hd, sd = "MT4123 ConnectX6   Mellanox Technologies", "Quantum Mellanox Technologies"
+
+    def cdesc(c):
+        if c["host"] is None:
+            return hd
+        if c["dev"] is None:
+            return "Mellanox Technologies Aggregation Node"
+        return "%s %s" % (c["host"], c["dev"])
     out = ["#", "# Topology file: tests/lib/gen_foreign.py %s" % " ".join(sys.argv[1:]), "#", ""]
     for k, i in nodes:
         if k == "s":
@@ -142,13 +206,13 @@ def main():
                 else:
                     c = cas[j]
                     out.append('[%d]\t"H-%016x"[1](%x) \t\t# "%s" lid %d 4xHDR'
-                               % (port, c["guid"], c["guid"] + 1, hd, c["lid"]))
+                               % (port, c["guid"], c["guid"] + 1, cdesc(c), c["lid"]))
         else:
             c = cas[i]
             s = sw[c["sw"]]
             out.append("vendid=0x2c9\ndevid=0x101b\nsysimgguid=0x%x\ncaguid=0x%x"
-                       % (c["guid"], c["guid"]))
-            out.append('Ca\t1 "H-%016x"\t\t# "%s"' % (c["guid"], hd))
+                       % (c["sys"], c["guid"]))
+            out.append('Ca\t1 "H-%016x"\t\t# "%s"' % (c["guid"], cdesc(c)))
             out.append('[1](%x) \t"S-%016x"[%d]\t\t# lid %d lmc 0 "%s" lid %d 4xHDR'
                        % (c["guid"] + 1, s["guid"], c["swp"], c["lid"], sd, s["lid"]))
         out.append("")
