@@ -383,6 +383,8 @@ static void *ffr_create(struct osm_opensm *osm)
 	external_routing_engine_module_t mod = { "ffroute", ffr_setup, NULL };
 	struct ffr_ctx *c = calloc(1, sizeof(*c));
 
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute %s (git %s) built for %s\n", FFR_VERSION,
+		FFR_GIT, OSM_VERSION);
 	if (!c)
 		return NULL;
 	c->osm = osm;

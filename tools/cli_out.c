@@ -87,7 +87,9 @@ int cli_out_open(struct cli_out *of, const char *path)
 	}
 	if (exists) {	/* keep the target's mode and owner */
 		(void)fchmod(fd, st.st_mode & 07777);
-		(void)fchown(fd, st.st_uid, st.st_gid);
+		if (fchown(fd, st.st_uid, st.st_gid) && errno != EPERM) {
+			/* not ours to give away (EPERM): the file stays the writer's */
+		}
 	} else {
 		mask = umask(0);
 		umask(mask);

@@ -171,7 +171,7 @@ static int run_main(int argc, char **argv)
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
-			printf("ffroute %s\n", PACKAGE_VERSION);
+			printf("ffroute %s (git %s)\n", PACKAGE_VERSION, FFROUTE_GIT);
 			return CLI_OK;
 		}
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
