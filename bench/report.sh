@@ -42,7 +42,7 @@ def list: if length == 0 then "- nowhere" else .[] end;
 	"Date: \(.date). Machine: \(.machine). Command: `\(.command)`.",
 	"Definitions: bench/README.md. EBB over \(.ebb_bisections // 32) bisections. Offline engine: \(.offline_route)", "",
 	head, (.runs[] | row), ""
- else "Date: \(.date). Machine: \(.machine). Command: `\(.command)` (full results: `bench/results/\(.date).md`, plots `bench/results/\(.date)-linkload.svg` and `-time.svg`).", "",
+ else "Date: \(.date). Machine: \(.machine). Command: `\(.command)` (full results: `bench/results/\(.date).md`, plots `bench/results/\(.date)-linkload.svg`, `-time.svg` and `-shift.svg`).", "",
 	"Healthy full-size fabrics, and the fabrics of tests/data/foreign, written as another generator would (1 % and 5 % degraded copies are in the results file; EBB over \(.ebb_bisections // 32) random bisections, the same for every engine):", "",
 	head, (.runs[] | select((.size == "full" or .family == "foreign") and .drop == 0) | row), "",
 	"Offline engine (`ffroute route`'"'"'s classify + route + verify): \(.offline_route)", ""
