@@ -295,7 +295,7 @@ static int ffr_build_fwd_tables(void *context)
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: pass %u: %s leaves %u "
 			"VL%s, too few for this fabric's VL layers: every LID routed up*/down* in one "
 			"order instead (no credit loop, but %llu zone-rule findings: routes that "
-			"detour through another zone, and a hot root); set qos TRUE and 2 VLs\n",
+			"detour through another zone, and a hot root); set qos TRUE, two VLs per link\n",
 			c->passes, st->vl_why, st->vl_limit, st->vl_limit == 1 ? "" : "s",
 			(unsigned long long)st->out.zone_detours);
 	ffr_dump_sl(c->osm, st->t, &st->out);
