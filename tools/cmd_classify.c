@@ -69,7 +69,7 @@ static void print_text(const struct topo *t, const struct cls *c, const struct c
 			fprintf(fp, "  zone %s%u: %u switches, %u CAs\n", z == 15 ? ">=" : "",
 				z, k->zone_sw[z], k->zone_ca[z]);
 	fprintf(fp, "  zone-less switches: %u\n", k->zone_sw[15]);
-	fprintf(fp, "rails: %u\n", c->nrails);
+	fprintf(fp, "rails: %u (%s)\n", c->nrails, c->rail_why);
 	fprintf(fp, "roles:");
 	for (unsigned r = 1; r < CLS_ROLE_COUNT; r++)
 		fprintf(fp, " %s %u", cls_role_name((enum cls_role)r), k->role[r]);
@@ -101,8 +101,10 @@ static void print_json(const struct topo *t, const struct cls *c, const struct c
 		}
 	fprintf(fp, "}, \"zones\": %u, \"zone_why\": ", c->nzones);
 	cli_json_str(fp, c->zone_why);
-	fprintf(fp, ", \"zoneless_switches\": %u, \"rails\": %u, \"roles\": {", k->zone_sw[15],
+	fprintf(fp, ", \"zoneless_switches\": %u, \"rails\": %u, \"rail_why\": ", k->zone_sw[15],
 		c->nrails);
+	cli_json_str(fp, c->rail_why);
+	fprintf(fp, ", \"roles\": {");
 	for (unsigned r = 1; r < CLS_ROLE_COUNT; r++)
 		fprintf(fp, "%s\"%s\": %u", r > 1 ? ", " : "", cls_role_name((enum cls_role)r),
 			k->role[r]);

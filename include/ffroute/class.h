@@ -74,6 +74,7 @@ struct cls {
 	unsigned nreasons;	/* > 0: the engine refuses the fabric */
 	char reason[CLS_MAX_REASONS][160];
 	char zone_why[160];	/* how zones were found (or why there are none) */
+	char rail_why[160];	/* how rails were found, or why there are none */
 };
 
 /* Override of inferred attributes; -1 = keep the inferred value. */

@@ -529,6 +529,8 @@ static void mark_interzone(const struct topo *t, struct cls *c)
 					  topo_is_switch(t, q) && c->zone[n] != c->zone[q];
 		}
 	}
+	if (c->nrails && !strncmp(c->rail_why, "no ", 3))
+		snprintf(c->rail_why, sizeof(c->rail_why), "set by rail= overrides");
 }
 
 struct hca_key {
@@ -600,9 +602,16 @@ static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 		}
 		c->rail[s] = br;
 	}
-	if (total && agree * 10 < total * 9)
+	if (total && agree * 10 < total * 9) {
+		snprintf(c->rail_why, sizeof(c->rail_why), "no rail planes: hosts have several "
+			 "HCAs, but only %u of %u sit on a leaf whose HCAs mostly have their rank "
+			 "(90 %% needed): leaves carry several NIC ranks", agree, total);
 		for (uint32_t n = 0; n < t->nnodes; n++)
 			c->rail[n] = -1;
+	} else if (total) {
+		snprintf(c->rail_why, sizeof(c->rail_why), "HCA rank k of every host sits on "
+			 "leaves of rank k (%u of %u HCAs)", agree, total);
+	}
 }
 
 /* Rails: the rank of each compute HCA within its host (hosts of >= 4). */
@@ -620,6 +629,9 @@ static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 		k[n++] = (struct hca_key){ c->host[i], dev_number(t->node_desc[i]), i };
 	}
 	qsort(k, n, sizeof(*k), cmp_hca);
+	snprintf(c->rail_why, sizeof(c->rail_why), "no host has 4 or more compute HCAs (a "
+		 "host: CAs sharing a SystemImageGUID, or the first word of configured "
+		 "descriptions)");
 	for (uint32_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
 			;

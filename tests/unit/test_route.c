@@ -373,6 +373,66 @@ static void test_single_order_ring(void **state)
 	diag_free(&dl);
 }
 
+/*
+ * Rails, and why there are none: 2 hosts of 4 HCAs ("gpuH mlx5_K"), one
+ * spine, @nleaf leaves; HCA k of each host on leaf k mod @nleaf.  With 4
+ * leaves every leaf holds one rank: 4 rails, 8 of 8 HCAs agree.  With 2,
+ * leaf 0 holds ranks 0 and 2 of both hosts (2 of its 4 HCAs have its
+ * majority rank), leaf 1 ranks 1 and 3: 4 of 8 agree, under 90 %, no
+ * rails, and rail_why says the leaves carry several ranks.
+ */
+static void rails_on(unsigned nleaf, unsigned want_rails, const char *why)
+{
+	char net[4096];
+	size_t n = 0;
+	struct diag_list dl;
+	struct topo *t;
+	struct cls c;
+
+	n += (size_t)snprintf(net + n, sizeof(net) - n, "Switch 8 \"spine\"\n");
+	for (unsigned l = 0; l < nleaf; l++)
+		n += (size_t)snprintf(net + n, sizeof(net) - n, "[%u] \"leaf%u\"[8]\n", l + 1, l);
+	for (unsigned l = 0; l < nleaf; l++) {
+		unsigned port = 1;
+
+		n += (size_t)snprintf(net + n, sizeof(net) - n, "\nSwitch 8 \"leaf%u\"\n", l);
+		for (unsigned h = 0; h < 2; h++)
+			for (unsigned k = l; k < 4; k += nleaf)
+				n += (size_t)snprintf(net + n, sizeof(net) - n,
+						      "[%u] \"gpu%u-%u\"[1]\n", port++, h, k);
+		n += (size_t)snprintf(net + n, sizeof(net) - n, "[8] \"spine\"[%u]\n", l + 1);
+	}
+	for (unsigned h = 0; h < 2; h++)
+		for (unsigned k = 0; k < 4; k++) {
+			unsigned port = 1 + h * (4 / nleaf) + (k / nleaf);
+
+			n += (size_t)snprintf(net + n, sizeof(net) - n,
+					      "\nHca 1 \"gpu%u-%u\" # \"gpu%u mlx5_%u\"\n"
+					      "[1] \"leaf%u\"[%u]\n", h, k, h, k, k % nleaf, port);
+		}
+	assert_true(n < sizeof(net));
+	diag_init(&dl, 0);
+	t = topo_read_buf(net, n, "rails.net", FFR_FMT_NET, &dl);
+	if (!t)
+		diag_print(&dl, stderr);
+	assert_non_null(t);
+	assert_int_equal(cls_classify(t, NULL, &c), 0);
+	assert_int_equal(c.nhosts, 2);
+	assert_int_equal(c.nrails, want_rails);
+	if (!strstr(c.rail_why, why))
+		fail_msg("rail_why \"%s\" lacks \"%s\"", c.rail_why, why);
+	cls_free(&c);
+	topo_free(t);
+	diag_free(&dl);
+}
+
+static void test_rails_why(void **state)
+{
+	(void)state;
+	rails_on(4, 4, "(8 of 8 HCAs)");
+	rails_on(2, 0, "only 4 of 8 sit on a leaf whose HCAs mostly have their rank");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -383,6 +443,7 @@ int main(void)
 		cmocka_unit_test(test_rooted),
 		cmocka_unit_test(test_class_weights),
 		cmocka_unit_test(test_single_order_ring),
+		cmocka_unit_test(test_rails_why),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
