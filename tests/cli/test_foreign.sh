@@ -74,6 +74,14 @@ if route_check superpod-small; then
 	[ "$got" = "[1,8,true,0,0,0,0]" ] && ok "superpod-small: one 3-level zone, 8 rails, complete, no loop" ||
 		not_ok "superpod-small: [zones, rails, 3 levels, hard, credit loops CA, switch, unreachable] = $got"
 fi
+# Fire-Flyer 2 cabled leaf to leaf between the zones' storage leaves
+if route_check ff2-leaf2leaf-small; then
+	got=$(jq -c '[.classification.zones, .hard_findings, .findings.credit_loop.count,
+		.findings.unreachable.count, .metrics.xzone_link_routes_max_over_mean <= 1.10]' \
+		"$TMP/ff2-leaf2leaf-small.json")
+	[ "$got" = "[2,0,0,0,true]" ] && ok "ff2-leaf2leaf-small: two zones, complete, no credit loop, inter-zone spread <= 1.10" ||
+		not_ok "ff2-leaf2leaf-small: [zones, hard, credit loops, unreachable, spread <= 1.10] = $got"
+fi
 for n in torus dragonfly; do
 	route_check $n || continue
 	got=$(jq -c '[.hard_findings, .findings.credit_loop.count, .findings.credit_loop_switch.count,

@@ -37,6 +37,12 @@ usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
   (4 hosts each) under 2 spines of their own, joined to the cores.  Host
   HCAs share their host's SystemImageGUID and are described
   "dgx-suU-NN mlx5_K"; the switches stay unconfigured.
+       gen_foreign.py ff2 S L CL D K P SEED > OUT.topo
+  Fire-Flyer 2 cabled leaf to leaf between the zones' storage leaves: two
+  zones of S spines and L leaves of D host ports, CL compute leaves (D
+  unconfigured HCAs each), storage leaves after them, the first K with P
+  links to the same leaf of the other zone; storage servers "stNNN
+  mlx5_Z" with one HCA per zone on the same leaf index.
 """
 import random
 import sys
@@ -141,12 +147,42 @@ def superpod(args, rng):
     return nsw, edges, named, radix
 
 
+def ff2(args, rng):
+    """Fire-Flyer 2 cabled leaf to leaf: two zones of S spines and L leaves
+    (every leaf one link to every spine of its zone, D host ports).  Per
+    zone, leaves 0..CL-1 hold D compute HCAs each; the other leaves hold
+    storage HCAs, and the first K of them also P links to the same leaf of
+    the other zone (so D - P storage HCAs there, D on the rest).  A storage
+    server is one HCA in each zone on the same leaf index, sharing a
+    SystemImageGUID."""
+    S, L, CL, D, K, P = map(int, args[:6])
+    leaf = lambda z, l: z * (S + L) + l
+    spine = lambda z, j: z * (S + L) + L + j
+    edges, named = [], []
+    for z in range(2):
+        for l in range(L):
+            edges += [(leaf(z, l), spine(z, j)) for j in range(S)]
+    for l in range(CL, CL + K):
+        edges += [(leaf(0, l), leaf(1, l))] * P
+    n = 0
+    for z in range(2):
+        for l in range(CL):
+            named += [(leaf(z, l), None, "") for _ in range(D)]
+    for l in range(CL, L):
+        for i in range(D - (P if l < CL + K else 0)):
+            n += 1
+            named += [(leaf(z, l), "st%03d" % n, "mlx5_%d" % z) for z in range(2)]
+    return 2 * (S + L), edges, named, max(D + S, 2 * S) + 4
+
+
 def main():
     kind, args = sys.argv[1], sys.argv[2:]
-    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3, "directors": 5, "superpod": 7}[kind]])
+    seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3, "directors": 5, "superpod": 7,
+                     "ff2": 6}[kind]])
     rng = random.Random(seed)
     nsw, edges, hosts, radix = {"xgft": xgft, "torus": torus, "dragonfly": dragonfly,
-                               "directors": directors, "superpod": superpod}[kind](args, rng)
+                               "directors": directors, "superpod": superpod,
+                               "ff2": ff2}[kind](args, rng)
     guids = set()
 
     def guid():
