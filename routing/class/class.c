@@ -611,6 +611,17 @@ static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 	} else if (total) {
 		snprintf(c->rail_why, sizeof(c->rail_why), "HCA rank k of every host sits on "
 			 "leaves of rank k (%u of %u HCAs)", agree, total);
+		/* the cabling decides: an HCA is on its leaf's rail, whatever its rank
+		 * (a host missing an HCA ranks the rest one lower) */
+		for (uint32_t n = 0; n < t->nnodes; n++) {
+			uint32_t p = t->port_off[n] + 1, q;
+
+			if (topo_is_switch(t, n) || c->rail[n] < 0 || p >= t->port_off[n + 1] ||
+			    (q = cls_peer(t, p)) == TOPO_NONE || !topo_is_switch(t, q) ||
+			    c->level[q] != 1 || c->rail[q] < 0)
+				continue;
+			c->rail[n] = c->rail[q];
+		}
 	}
 }
 

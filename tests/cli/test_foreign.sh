@@ -74,6 +74,20 @@ if route_check superpod-small; then
 	[ "$got" = "[1,8,true,0,0,0,0]" ] && ok "superpod-small: one 3-level zone, 8 rails, complete, no loop" ||
 		not_ok "superpod-small: [zones, rails, 3 levels, hard, credit loops CA, switch, unreachable] = $got"
 fi
+# one HCA of a host gone (a pulled cable, a dead NIC): the host's other
+# HCAs rank one lower by name, but keep their leaves' rails (the cabling
+# decides), so rail isolation still verifies (it refused: rail_mix)
+g=H-248a07035176edde	# dgx-su1-01 mlx5_3
+awk -v g="\"$g\"" 'BEGIN { RS = ""; ORS = "\n\n" } index($0, "Ca\t1 " g) { next }
+	{ n = split($0, L, "\n"); out = ""; for (i = 1; i <= n; i++) if (!index(L[i], g "[")) out = out L[i] "\n"
+	  sub(/\n$/, "", out); print out }' "$top_srcdir/tests/data/foreign/superpod-small.topo" >"$TMP/sp-minus.topo"
+if "$FFROUTE" route "$TMP/sp-minus.topo" -o "$TMP/sp-minus" --check --json -q >"$TMP/sp-minus.json" 2>"$TMP/sp-minus.err" &&
+   [ "$(jq -c '[.classification.rails, .hard_findings, .findings.rail_mix.count]' "$TMP/sp-minus.json")" = "[8,0,0]" ] &&
+   ! grep -q "$g" "$TMP/sp-minus.topo"; then
+	ok "superpod-small without one HCA: 8 rails, routed, no rail finding"
+else
+	not_ok "superpod-small without one HCA" "$TMP/sp-minus.err"
+fi
 # Fire-Flyer 2 cabled leaf to leaf between the zones' storage leaves
 if route_check ff2-leaf2leaf-small; then
 	got=$(jq -c '[.classification.zones, .hard_findings, .findings.credit_loop.count,
