@@ -16,6 +16,9 @@
 #     refusals (a stale ffroute.sl) are counted;
 #   - every 10th event, `ffroute check --live` reads the switches' tables
 #     back with MADs and judges them with the dumped SLs and SL2VL.
+# After a failed dump check, SIM_DIR/eventN.down lists what was down (the
+# catalogue's lines) and SIM_DIR/eventN.lst is OpenSM's subnet.lst: with
+# SIM_KEEP=1, `ffroute route SIM_DIR/eventN.lst` replays the pass offline.
 # Samples OpenSM's resident memory after every sweep.  Prints a Markdown
 # table: fabric, engine, events (down/up), sweeps, fallbacks, dump checks
 # failed, live checks failed, LFT blocks changed per pass (mean), seconds
@@ -114,6 +117,8 @@ sweep_interval 1"
 		[ "$r" -gt "$max" ] && max=$r
 		[ $n -eq 10 ] && warm=$r
 		"$ff" check "$SIM_DIR/dump" --no-metrics >"$SIM_DIR/check.txt" 2>&1 || {
+			cp "$SIM_DIR/down" "$SIM_DIR/event$c.down"	# SIM_KEEP=1 keeps them
+			cp "$SIM_DIR/dump/opensm-subnet.lst" "$SIM_DIR/event$c.lst" 2>/dev/null || true
 			dumpbad=$((dumpbad + 1)); echo "soak: event $c ($ev): dump check:" >&2
 			grep -E "error|hard" "$SIM_DIR/check.txt" | head -5 >&2; }
 		if [ $((c % 10)) -eq 9 ]; then

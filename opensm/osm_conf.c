@@ -5,7 +5,7 @@
  * ffroute.conf (path in OpenSM's event_plugin_options), one setting per
  * line, '#' comments:
  *   vl_limit N                 data VLs the routing may use (1..15, default 2)
- *   rail_isolation auto|on|off default auto (on when rails are found)
+ *   rail_isolation auto|on|off default auto (on when rails are found, unless refused)
  *   class_weights C,S,O        all-class tie-break weights (default 0,0,0: off)
  *   tree_digits on|off         search D-mod-K digits for HFReduce's tree (default on)
  *   shift_refine on|off        degraded two-level zones: leaf entries for shifts (default on)

@@ -298,6 +298,11 @@ static int ffr_build_fwd_tables(void *context)
 			"detour through another zone, and a hot root); set qos TRUE, two VLs per link\n",
 			c->passes, st->vl_why, st->vl_limit, st->vl_limit == 1 ? "" : "s",
 			(unsigned long long)st->out.zone_detours);
+	if (st->out.rails_given_up)
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE12: ffroute: pass %u: rail isolation "
+			"could not be kept (the verification refused the routing with it): "
+			"routed without it, %llu rail finding(s); set rail_isolation on to refuse "
+			"instead\n", c->passes, (unsigned long long)st->out.rail_findings);
 	ffr_dump_sl(c->osm, st->t, &st->out);
 	state_free(c->st);
 	c->st = st;

@@ -23,9 +23,10 @@
 
 const char cmd_route_help[] =
 	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
-	"                     [--vl-limit N] [--class-weights C,S,O] [--no-tree-digits]\n"
+	"                     [--vl-limit N] [--rail-isolation auto|on|off]\n"
+	"                     [--class-weights C,S,O] [--no-tree-digits]\n"
 	"                     [--no-shift-refine] [--threads N]\n"
-	"                     [--no-verify] [--check [--json]] [-q]\n"
+	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
 	"LMC range and every switch LID), the SL of every path and the SL2VL tables\n"
@@ -41,6 +42,10 @@ const char cmd_route_help[] =
 	"  -r, --roles F       classification overrides (see ffroute classify)\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
+	"      --rail-isolation auto|on|off  keep same-rail routes in their rail's plane:\n"
+	"                      auto (default) when rails are found, given up (with a\n"
+	"                      message) where the verification refuses it; on refuses\n"
+	"                      instead; off never tries\n"
 	"      --class-weights C,S,O  what one compute, storage, other route weighs when\n"
 	"                      a switch breaks a tie between links (0..1000; default\n"
 	"                      0,0,0: no all-class tie-break)\n"
@@ -56,18 +61,19 @@ const char cmd_route_help[] =
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
 	"  -q, --quiet         no summary line\n"
+	"  -v, --verbose       also the engine's progress (each attempt and why)\n"
 	"\n"
 	"Exit status: 0 routed (and, with --check, no hard finding), 1 refused or\n"
 	"hard findings, 2 bad input or usage.\n";
 
-enum { OPT_LMC = 256, OPT_VL, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
+enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
        OPT_NO_SHIFT, OPT_THREADS };
 
 struct route_cli {
 	const char *fabric, *dir, *roles;
 	enum ffr_format fmt;
 	unsigned lmc;
-	bool check, json, quiet;
+	bool check, json, quiet, verbose;
 	struct route_opts ro;
 };
 
@@ -90,13 +96,14 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "topo-format", required_argument, NULL, 'f' },
 		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
 		{ "vl-limit", required_argument, NULL, OPT_VL },
+		{ "rail-isolation", required_argument, NULL, OPT_RAILS },
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
 		{ "no-shift-refine", no_argument, NULL, OPT_NO_SHIFT },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' }, { "help", no_argument, NULL, 'h' },
+		{ "quiet", no_argument, NULL, 'q' }, { "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -104,7 +111,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 	memset(o, 0, sizeof(*o));
 	route_opts_init(&o->ro);
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":o:f:r:jqh", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:f:r:jqvh", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': o->dir = optarg; break;
 		case 'f':
@@ -120,6 +127,13 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 			if (parse_num(cmd, "--vl-limit", optarg, 1, 15, &o->ro.vl_limit))
 				return CLI_ERROR;
 			break;
+		case OPT_RAILS:
+			if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
+				return cli_usage_error(cmd, "--rail-isolation is auto, on or off, "
+						       "not '%s'", optarg);
+			}
+			o->ro.rail_isolation = optarg[0] == 'a' ? -1 : optarg[1] == 'n';
+			break;
 		case OPT_THREADS:
 			if (parse_num(cmd, "--threads", optarg, 1, 2, &o->ro.threads))
 				return CLI_ERROR;
@@ -134,6 +148,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_CHECK: o->check = true; break;
 		case 'j': o->json = true; break;
 		case 'q': o->quiet = true; break;
+		case 'v': o->verbose = true; break;
 		case 'h': cli_help(cmd, stdout); return -1;
 		default: return cli_getopt_error(cmd, opt, argv);
 		}
@@ -160,8 +175,7 @@ static unsigned end_ports(const struct topo *t)
 
 static void log_stderr(void *ctx, enum route_log_level lvl, const char *msg)
 {
-	(void)ctx;
-	if (lvl == ROUTE_LOG_ERROR)
+	if (lvl == ROUTE_LOG_ERROR || (ctx && *(const bool *)ctx))
 		fprintf(stderr, "ffroute route: %s\n", msg);
 }
 
@@ -345,6 +359,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return CLI_ERROR;
 	}
 	o.ro.log = log_stderr;
+	o.ro.log_ctx = &o.verbose;
 	if (o.roles)
 		warn_overrides(t, &ov, o.roles);
 	classified = !(rc = cls_classify(t, &ov, &c));
@@ -371,6 +386,10 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 				"loop, but %llu zone-rule findings: routes that detour through another "
 				"zone, and a hot root)\n", o.ro.vl_limit, o.ro.vl_limit == 1 ? "" : "s",
 				(unsigned long long)ro.zone_detours);
+		if (!rc && ro.rails_given_up)
+			fprintf(stderr, "ffroute route: rail isolation could not be kept (with it the "
+				"verification refused the routing): routed without it, %llu rail "
+				"finding(s) left\n", (unsigned long long)ro.rail_findings);
 		route_out_free(&ro);
 	}
 	if (classified)

@@ -18,7 +18,8 @@
  * its cables is miscabled.  CAs take their switch's zone.
  * Rails: the compute HCAs of one host (same first word), ranked by the
  * number in their device name (mlx5_K, HCA-K), when hosts have >= 4 of
- * them; a leaf's rail is its HCAs' rail if they all agree.
+ * them (a host missing some: by the most common full list holding its
+ * own); a leaf's rail is its HCAs' rail if they all agree.
  * Cost: O(nodes + sum over leaves of sum of upper-neighbour degrees).
  */
 #include <ctype.h>
@@ -336,8 +337,12 @@ static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t
 /*
  * Per candidate zone, whether most of its top-level switches have a link
  * up to a zone-less switch of a higher level: a pod of a 3-level tree,
- * whose cores span every pod, however tapered.  Only with three such
- * candidates or more: two zones joined through switches above their
+ * whose cores span every pod, however tapered.  Once three candidates or
+ * more are such pods, so is any candidate with one switch still linked
+ * up to such a switch (a SuperPOD rail group whose spines lost most core
+ * links, or that took in a core that lost most of its other links, stayed
+ * a zone, and its dual-homed hosts passed for storage servers).
+ * Only then: two zones joined through switches above their
  * spines (the test fabric of tests/unit/test_check.c) may be Fire-Flyer
  * 2's two zones as well as a 2-pod tree, and stay zones by the bisection
  * rule.  Fire-Flyer 2's own inter-zone switches hang from leaves.  Sets
@@ -345,7 +350,8 @@ static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t
  */
 static int find_tiers(const struct topo *t, const struct cls *c, uint32_t nz, bool *tier)
 {
-	uint32_t *top = calloc((size_t)nz * 3, sizeof(*top)), *ntop = top + nz, *nup = ntop + nz;
+	uint32_t *top = calloc((size_t)nz * 4, sizeof(*top)), *ntop = top + nz, *nup = ntop + nz;
+	uint32_t *anyup = nup + nz;
 	uint32_t ntiers = 0;
 
 	if (!top)
@@ -356,22 +362,23 @@ static int find_tiers(const struct topo *t, const struct cls *c, uint32_t nz, bo
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		bool up = false;
 
-		if (!topo_is_switch(t, n) || c->zone[n] < 0 || c->level[n] != top[c->zone[n]])
+		if (!topo_is_switch(t, n) || c->zone[n] < 0)
 			continue;
 		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
 			uint32_t q = cls_peer_sw(t, p);
 
 			up |= q != TOPO_NONE && c->zone[q] < 0 && c->level[q] > c->level[n];
 		}
+		anyup[c->zone[n]] += up;
+		if (c->level[n] != top[c->zone[n]])
+			continue;
 		ntop[c->zone[n]]++;
 		nup[c->zone[n]] += up;
 	}
-	for (uint32_t z = 0; z < nz; z++) {
-		tier[z] = 2 * nup[z] > ntop[z];
-		ntiers += tier[z];
-	}
-	if (ntiers < 3)
-		memset(tier, 0, nz * sizeof(*tier));
+	for (uint32_t z = 0; z < nz; z++)
+		ntiers += 2 * nup[z] > ntop[z];
+	for (uint32_t z = 0; z < nz; z++)	/* a tier seen: a pod that kept one link to it */
+		tier[z] = ntiers >= 3 && anyup[z] > 0;
 	free(top);
 	return 0;
 }
@@ -625,11 +632,69 @@ static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 	}
 }
 
+/*
+ * The device lists of hosts with >= 4 compute HCAs, one per distinct list
+ * (k[] ranges), with how many hosts have each.  A host whose HCA lost its
+ * cable is not in the subnet OpenSM sees: its list is shorter, and its
+ * HCAs after the gap would rank one lower.  Its rank is then the index in
+ * the most common list that holds its own (every device numbered).
+ */
+#define RAIL_LISTS 32
+#define RAIL_LISTS_MAXLEN 64	/* HCAs of a host ranked in a list */
+struct dev_list { uint32_t at, len, hosts; };
+
+static bool same_devs(const struct hca_key *k, uint32_t a, uint32_t b, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++)
+		if (k[a + i].dev != k[b + i].dev || k[a + i].dev < 0)
+			return false;
+	return true;
+}
+
+/* Index of each of host [i, j)'s devices in list @l, or false if one is not in it. */
+static bool in_list(const struct hca_key *k, uint32_t i, uint32_t j, const struct dev_list *l,
+		    int16_t *rank)
+{
+	uint32_t x = l->at, e = l->at + l->len;
+
+	for (uint32_t r = i; r < j; r++) {
+		while (x < e && k[x].dev < k[r].dev)
+			x++;
+		if (x == e || k[x].dev != k[r].dev || k[r].dev < 0)
+			return false;
+		rank[r - i] = (int16_t)(x - l->at);
+	}
+	return true;
+}
+
+static uint32_t dev_lists(const struct hca_key *k, uint32_t n, struct dev_list *l)
+{
+	uint32_t nl = 0;
+
+	for (uint32_t i = 0, j; i < n; i = j) {
+		uint32_t x;
+
+		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
+			;
+		if (j - i < 4 || j - i > 32767)
+			continue;
+		for (x = 0; x < nl && !(l[x].len == j - i && same_devs(k, l[x].at, i, j - i)); x++)
+			;
+		if (x < nl)
+			l[x].hosts++;
+		else if (nl < RAIL_LISTS)
+			l[nl++] = (struct dev_list){ i, j - i, 1 };
+	}
+	return nl;
+}
+
 /* Rails: the rank of each compute HCA within its host (hosts of >= 4). */
 static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 {
 	struct hca_key *k = malloc(((size_t)t->nnodes + 1) * sizeof(*k));
-	uint32_t n = 0;
+	struct dev_list lists[RAIL_LISTS];
+	int16_t rank[RAIL_LISTS_MAXLEN];
+	uint32_t n = 0, nl;
 
 	if (!k)
 		return -ENOMEM;
@@ -643,13 +708,23 @@ static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 	snprintf(c->rail_why, sizeof(c->rail_why), "no host has 4 or more compute HCAs (a "
 		 "host: CAs sharing a SystemImageGUID, or the first word of configured "
 		 "descriptions)");
+	nl = dev_lists(k, n, lists);
 	for (uint32_t i = 0, j; i < n; i = j) {
+		const struct dev_list *best = NULL;
+
 		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
 			;
-		if (j - i < 4)
+		for (uint32_t x = 0; x < nl && j - i <= RAIL_LISTS_MAXLEN; x++)
+			if (lists[x].len > j - i && (!best || lists[x].hosts > best->hosts) &&
+			    in_list(k, i, j, &lists[x], rank))
+				best = &lists[x];
+		if (best)	/* a host short of HCAs: ranks in the full list */
+			in_list(k, i, j, best, rank);
+		else if (j - i < 4)
 			continue;
 		for (uint32_t r = i; r < j; r++)
-			c->rail[k[r].node] = (int16_t)(r - i < 32767 ? r - i : 32767);
+			c->rail[k[r].node] = best ? rank[r - i] :
+					     (int16_t)(r - i < 32767 ? r - i : 32767);
 	}
 	free(k);
 	memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt));

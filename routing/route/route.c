@@ -235,8 +235,11 @@ static int switch_ports(struct rt *r)
 				r->has_ca[s] |= rt_ca_joins_switch(r, node) ? RT_CA_ABOVE : RT_CA_LEAF;
 	}
 	r->swp_off[r->nsw] = n;
-	/* the layer's routes ignore rail planes: not with rail isolation */
-	r->rooted_ok = r->c->nzones == 1 && !r->zoneless && !r->rails && r->o->vl_limit >= 2 &&
+	/* with rail isolation too: the layer's routes ignore rail planes, but
+	 * most LIDs that need it are switch LIDs (no rail rule), and where a
+	 * CA's are not kept in its plane the verification says so (rail
+	 * isolation then gives way when auto: route_run) */
+	r->rooted_ok = r->c->nzones == 1 && !r->zoneless && r->o->vl_limit >= 2 &&
 		       r->o->rooted_layer != 0;
 	return 0;
 }
@@ -399,13 +402,19 @@ const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
 
 /* ---- run + verify ------------------------------------------------------------------ */
 
+/* What verify() lets through: the rules a fallback cannot keep. */
+enum { VF_ZONES_SOFT = 1, VF_RAILS_SOFT = 2 };
+
 /*
- * The hard findings refuse the routing; with @single (one order on one VL)
- * the zone rules do not: that order cannot keep every route inside its
- * zone, and a detour is better than a credit loop (route_single.c).
+ * The hard findings refuse the routing, except those @soft names:
+ * VF_ZONES_SOFT (one order on one VL) the zone rules, as that order
+ * cannot keep every route inside its zone and a detour is better than a
+ * credit loop (route_single.c); VF_RAILS_SOFT (rail isolation given up)
+ * the rail rules (as with rail isolation off).  What they let through
+ * is counted in @out.
  */
 static int verify(const struct topo *t, const struct cls *c, unsigned threads,
-		  struct route_out *out, bool single)
+		  struct route_out *out, unsigned soft)
 {
 	struct chk_opts co;
 	struct chk_report rep;
@@ -428,11 +437,16 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 			out->max_link_routes = rep.ch_routes[p];
 	}
 	if (!rc) {
-		if (single) {
+		if (soft & VF_ZONES_SOFT) {
 			rep.f[CHK_F_XZONE_LINK].hard = false;
 			rep.f[CHK_F_STORAGE_XZONE].hard = false;
 			out->zone_detours = rep.f[CHK_F_XZONE_LINK].count +
 					    rep.f[CHK_F_STORAGE_XZONE].count;
+		}
+		out->rail_findings = rep.f[CHK_F_RAIL_MIX].count + rep.f[CHK_F_RAIL_LEAVE].count;
+		if (soft & VF_RAILS_SOFT) {
+			rep.f[CHK_F_RAIL_MIX].hard = false;
+			rep.f[CHK_F_RAIL_LEAVE].hard = false;
 		}
 		out->hard_findings = chk_hard_findings(&rep);
 		for (unsigned k = 0; k < CHK_F_COUNT && out->hard_findings; k++)
@@ -461,8 +475,8 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 			 out->nvls, o->vl_limit);
 		rc = -EINVAL;
 	}
-	if (!rc && o->verify)
-		rc = verify(t, c, o->threads, out, false);
+	if (!rc && o->verify)	/* rail isolation off: the rail rules are no rules */
+		rc = verify(t, c, o->threads, out, o->rail_isolation ? 0 : VF_RAILS_SOFT);
 	return rc;
 }
 
@@ -491,13 +505,29 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	if (o->rooted_layer < 0)
 		first.rooted_layer = o->verify ? 0 : 1;
 	rc = attempt(t, c, &first, out);
-	if (rc == -EINVAL && o->rooted_layer < 0 && o->verify && c->nzones == 1) {
-		logf_(o, ROUTE_LOG_INFO, "%s; routing again with the rooted layer", out->err);
+	while (rc == -EINVAL && o->verify && o->vl_limit >= 2) {
+		/* only rail findings: auto rail isolation gives way (a degraded rail
+		 * fabric whose planes no longer hold every route); anything else,
+		 * a credit loop above all: the rooted layer, then for more LIDs */
+		bool rails_only = first.rail_isolation && out->hard_findings == out->rail_findings;
+		bool rails = rails_only && o->rail_isolation < 0;
+		bool more = !rails_only && o->rooted_layer < 0 && c->nzones == 1 &&
+			    first.rooted_layer < 2;
+
+		if (!rails && !more)
+			break;
+		logf_(o, ROUTE_LOG_INFO, "%s; routing again %s", out->err, rails ?
+		      "without rail isolation" : first.rooted_layer ? "with the rooted layer "
+		      "for every LID reached by a turn" : "with the rooted layer");
 		route_out_free(out);
 		memset(out, 0, sizeof(*out));
-		first.rooted_layer = 1;
+		if (rails)
+			first.rail_isolation = 0;
+		else
+			first.rooted_layer++;
 		rc = attempt(t, c, &first, out);
 	}
+	out->rails_given_up = !rc && o->rail_isolation < 0 && !first.rail_isolation;
 	if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
 		logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL",
 		      out->err);
@@ -505,9 +535,12 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		memset(out, 0, sizeof(*out));
 		rc = route_single_order(t, c, out);
 		if (!rc)
-			rc = verify(t, c, o->threads, out, true);
-		if (!rc)
+			rc = verify(t, c, o->threads, out, VF_ZONES_SOFT |
+				    (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT));
+		if (!rc) {
 			out->single_order = true;
+			out->rails_given_up = o->rail_isolation < 0 && out->rail_findings;
+		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;

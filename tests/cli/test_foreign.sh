@@ -88,6 +88,39 @@ if "$FFROUTE" route "$TMP/sp-minus.topo" -o "$TMP/sp-minus" --check --json -q >"
 else
 	not_ok "superpod-small without one HCA" "$TMP/sp-minus.err"
 fi
+# a spine and a core down (found by bench/soak.sh under OpenSM): switch-LID
+# routes from the spines of one rail group to a core turned at a leaf, two
+# levels below it, and VL 1 covers only last-hop turns: a credit loop across
+# VL 0 and VL 1, so ffroute refused and OpenSM fell back.  The rooted layer
+# now serves rail-isolated fabrics too
+awk -v gl="S-248a07033781b3ac S-248a0703794e86d4" 'BEGIN { RS = ""; ORS = "\n\n"; n = split(gl, G, " ") }
+	{ for (k = 1; k <= n; k++) if ($0 ~ ("Switch\t[0-9]+ \"" G[k] "\"")) next
+	  m = split($0, L, "\n"); out = ""
+	  for (i = 1; i <= m; i++) { keep = 1; for (k = 1; k <= n; k++) if (index(L[i], "\"" G[k] "\"[")) keep = 0
+		if (keep) out = out L[i] "\n" }
+	  sub(/\n$/, "", out); print out }' "$top_srcdir/tests/data/foreign/superpod-small.topo" >"$TMP/sp-2down.topo"
+if "$FFROUTE" route "$TMP/sp-2down.topo" -o "$TMP/sp-2down" --check --json >"$TMP/sp-2down.json" 2>"$TMP/sp-2down.err" &&
+   [ "$(jq -c '[.classification.rails, .hard_findings, .findings.credit_loop.count, .findings.unreachable.count]' \
+	"$TMP/sp-2down.json")" = "[8,0,0,0]" ] && grep -q "[1-9][0-9]* LIDs rooted" "$TMP/sp-2down.err" &&
+   ! grep -q "S-248a07033781b3ac\|S-248a0703794e86d4" "$TMP/sp-2down.topo"; then
+	ok "superpod-small without a spine and a core: 8 rails, routed on the rooted layer, no hard finding"
+else
+	not_ok "superpod-small without a spine and a core" "$TMP/sp-2down.err"
+fi
+# OpenSM's view mid-soak (tests/data/foreign/README.md): one zone, 8 rails
+# (hosts short of HCAs rank by the full device list), routed with rail
+# isolation kept and no hard finding (each was refused before)
+for n in sp-leaf-down sp-pod-cut sp-core-adopted; do
+	gzip -dc "$top_srcdir/tests/data/foreign/soak/$n.lst.gz" >"$TMP/$n.lst"
+	if "$FFROUTE" route "$TMP/$n.lst" -o "$TMP/$n" --check --json -q >"$TMP/$n.json" 2>"$TMP/$n.err" &&
+	   [ "$(jq -c '[.classification.zones, .classification.rails, .hard_findings]' "$TMP/$n.json")" = "[1,8,0]" ] &&
+	   ! grep -q "could not be kept" "$TMP/$n.err"; then
+		ok "$n (OpenSM's view mid-soak): one zone, 8 rails kept, no hard finding"
+	else
+		not_ok "$n: [zones, rails, hard] = $(jq -c '[.classification.zones, .classification.rails,
+			.hard_findings]' "$TMP/$n.json" 2>/dev/null)" "$TMP/$n.err"
+	fi
+done
 # Fire-Flyer 2 cabled leaf to leaf between the zones' storage leaves
 if route_check ff2-leaf2leaf-small; then
 	got=$(jq -c '[.classification.zones, .hard_findings, .findings.credit_loop.count,

@@ -149,6 +149,31 @@ expect rail3-small-d0.01 '.metrics.link_routes_max_over_mean < 1.75' \
 expect r3d5 '.hard_findings == 0 and .metrics.link_routes_max_over_mean < 2.05' \
 	'[.hard_findings, .metrics.link_routes_max, .metrics.link_routes_max_over_mean]'
 
+# rail isolation that cannot be kept: the 5 %-degraded full rail3 with SHARP
+# nodes (seed 3) needs the rooted layer, whose routes leave some rail
+# planes.  auto (default) routes it without rail isolation and says so
+# (it refused before: a credit loop, then the rail findings); the checker
+# still counts the rail findings, and no credit loop; on refuses; off routes
+"$FFROUTE" fabric rail --style rail3 --size full --drop-links 0.05 --seed 3 --sharp \
+	-o "$TMP/r3s3.net" 2>"$TMP/r3s3.err"
+for mode in auto on off; do
+	"$FFROUTE" route "$TMP/r3s3.net" -o "$TMP/r3s3-$mode" --rail-isolation $mode -q \
+		2>"$TMP/r3s3-$mode.err"
+	echo "$?" >"$TMP/r3s3-$mode.rc"
+done
+if [ "$(cat "$TMP/r3s3-auto.rc" "$TMP/r3s3-on.rc" "$TMP/r3s3-off.rc" | tr '\n' ' ')" = "0 1 0 " ] &&
+   grep -q "rail isolation could not be kept.*rail finding" "$TMP/r3s3-auto.err" &&
+   grep -q "rail_leave" "$TMP/r3s3-on.err" && ! grep -q "could not" "$TMP/r3s3-off.err"; then
+	ok "rail3 full 5 % SHARP seed 3: auto routes without rail isolation and says so, on refuses, off routes"
+else
+	not_ok "rail3 full 5 % SHARP seed 3: exit auto/on/off $(cat "$TMP"/r3s3-*.rc | tr '\n' ' ')" \
+		"$TMP/r3s3-auto.err" "$TMP/r3s3-on.err"
+fi
+"$FFROUTE" check "$TMP/r3s3-auto" --no-metrics --json >"$TMP/r3s3.json" 2>>"$TMP/r3s3.err"
+expect r3s3 '.findings.credit_loop.count == 0 and .findings.unreachable.count == 0 and
+	.findings.loop.count == 0 and .findings.rail_leave.count > 0' \
+	'[.findings.credit_loop.count, .findings.unreachable.count, .findings.rail_leave.count]'
+
 # a SHARP aggregation node (a CA) on every switch: CAs above the leaves
 # inject into spine-to-spine turns and bridge-to-bridge paths
 for f in "frame-full:frame --size full" "ff2-small:ff2" "ff2-full:ff2 --size full" \
