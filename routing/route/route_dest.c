@@ -130,12 +130,24 @@ static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bo
 	}
 }
 
-/* Zone-less switches (and, with @any, every switch) next to labelled ones. */
-static void relax_open(struct rt *r, enum rt_mode m, bool any)
+/* Switch @s is a leaf of another rail than @rail (>= 0). */
+static bool other_rail_leaf(const struct rt *r, uint32_t s, int16_t rail)
+{
+	uint32_t n = rt_node(r, s);
+
+	return rail >= 0 && r->c->level[n] == 1 && r->c->rail[n] >= 0 && r->c->rail[n] != rail;
+}
+
+/*
+ * Zone-less switches (and, with @any, every switch) next to labelled ones.
+ * @plane >= 0: not through a leaf of another rail than @plane; -2: only
+ * switches still unlabelled (after a pass inside a plane).
+ */
+static void relax_open(struct rt *r, enum rt_mode m, bool any, int16_t plane)
 {
 	bq_reset(&r->bq);
 	for (uint32_t s = 0; s < r->nsw; s++)
-		if (r->mode[s] != RM_NONE)
+		if (r->mode[s] != RM_NONE && !other_rail_leaf(r, s, plane))
 			bq_push(&r->bq, r->dist[s], s);
 	for (unsigned d = 0; d <= RT_MAXD; d++) {
 		uint32_t s;
@@ -146,9 +158,10 @@ static void relax_open(struct rt *r, enum rt_mode m, bool any)
 			for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++) {
 				uint32_t u = r->peer[r->swp[j]];
 
-				if (!any && rt_zone(r, u) >= 0)
+				if ((!any && rt_zone(r, u) >= 0) || other_rail_leaf(r, u, plane))
 					continue;
-				if (r->mode[u] == RM_NONE || (r->mode[u] == m && r->dist[u] > d + 1))
+				if (r->mode[u] == RM_NONE ||
+				    (plane != -2 && r->mode[u] == m && r->dist[u] > d + 1))
 					set_label(r, u, m, d + 1);
 			}
 		}
@@ -246,7 +259,7 @@ static int label_rooted(struct rt *r, uint32_t a, int16_t z)
 	r->rooted = true;
 	label_zone(r, a, z);
 	if (r->nlabeled < r->nsw)
-		relax_open(r, RM_ANY, true);	/* not in the root's component */
+		relax_open(r, RM_ANY, true, -1);	/* not in the root's component */
 	return 0;
 }
 
@@ -259,17 +272,21 @@ static int label(struct rt *r, const struct rt_dest *dst)
 	r->rooted = false;
 	label_zone(r, a, z);
 	if (r->zoneless)
-		relax_open(r, RM_TRANSIT, false);	/* bridges */
+		relax_open(r, RM_TRANSIT, false, -1);	/* bridges */
 	seed_exits(r, z);
 	relax(r, CLS_DIR_UP, RM_DOWN, z, true);		/* other zones: to an exit */
 	seed(r, z, true);
 	relax(r, CLS_DIR_DOWN, RM_UP, z, false);
 	if (r->zoneless)
-		relax_open(r, RM_TRANSIT, false);	/* bridges behind other zones */
+		relax_open(r, RM_TRANSIT, false, -1);	/* bridges behind other zones */
 	if (!dst->port || r->c->level[rt_node(r, a)] >= 2)	/* on a spine: turns end there */
 		label_turns(r, a, z);
+	/* the rest: fallback hops, inside the destination's rail plane first
+	 * (a core cut from a rail's spine turned at another rail's leaf) */
+	if (r->nlabeled < r->nsw && r->rails && dst->rail >= 0)
+		relax_open(r, RM_ANY, true, dst->rail);
 	if (r->nlabeled < r->nsw)
-		relax_open(r, RM_ANY, true);		/* the rest, if connected */
+		relax_open(r, RM_ANY, true, r->rails && dst->rail >= 0 ? -2 : -1);
 	return rt_rooted_needed(r) ? label_rooted(r, a, z) : 0;
 }
 

@@ -110,7 +110,7 @@ fi
 # OpenSM's view mid-soak (tests/data/foreign/README.md): one zone, 8 rails
 # (hosts short of HCAs rank by the full device list), routed with rail
 # isolation kept and no hard finding (each was refused before)
-for n in sp-leaf-down sp-pod-cut sp-core-adopted; do
+for n in sp-leaf-down sp-pod-cut sp-core-adopted sp-turn-plane; do
 	gzip -dc "$top_srcdir/tests/data/foreign/soak/$n.lst.gz" >"$TMP/$n.lst"
 	if "$FFROUTE" route "$TMP/$n.lst" -o "$TMP/$n" --check --json -q >"$TMP/$n.json" 2>"$TMP/$n.err" &&
 	   [ "$(jq -c '[.classification.zones, .classification.rails, .hard_findings]' "$TMP/$n.json")" = "[1,8,0]" ] &&
