@@ -10,6 +10,7 @@
  *   tree_digits on|off         search D-mod-K digits for HFReduce's tree (default on)
  *   shift_refine on|off        degraded two-level zones: leaf entries for shifts (default on)
  *   threads auto|1|2           engine threads (default auto: 2 when 2 CPUs are online)
+ *   non_tree decline|route     a torus, a dragonfly (default decline: the next engine)
  *   roles FILE                 classification overrides (see ffroute(1))
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
@@ -145,6 +146,10 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		if (strcmp(val, "on") && strcmp(val, "off"))
 			return conf_error(osm, path, ln, vcol, "shift_refine is on or off, not", val);
 		conf->shift_refine = val[1] == 'n';
+	} else if (!strcmp(key, "non_tree")) {
+		if (strcmp(val, "decline") && strcmp(val, "route"))
+			return conf_error(osm, path, ln, vcol, "non_tree is decline or route, not", val);
+		conf->non_tree = val[0] == 'r';
 	} else if (!strcmp(key, "threads")) {
 		if (strcmp(val, "auto") && strcmp(val, "1") && strcmp(val, "2"))
 			return conf_error(osm, path, ln, vcol, "threads is auto, 1 or 2, not", val);

@@ -58,6 +58,7 @@ struct ffr_ctx {
 	unsigned passes;
 	struct ffr_state *st;	/* NULL until a sweep succeeds */
 	uint32_t qos_said;	/* the QoS clash last logged (0x10000 | SLs), 0: none */
+	bool declined;		/* this pass: not a tree, left to the next engine (RE13) */
 };
 
 /* 64-LID blocks of @row (0..@max) that differ from what @prev routed for switch @guid. */
@@ -157,6 +158,15 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.tree_digits = c->conf.tree_digits;
 	o.shift_refine = c->conf.shift_refine;
 	o.threads = c->conf.threads;
+	o.non_tree = c->conf.non_tree;
+	if (st->c.not_tree && !o.non_tree) {	/* one line, no RE03 */
+		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE13: ffroute: pass %u: declined, %s; "
+			"OpenSM routes with the next engine of routing_engine (e.g. ffroute,dfsssp)"
+			"; non_tree route in ffroute.conf routes it\n", c->passes, st->c.shape_why);
+		c->declined = true;
+		state_free(st);
+		return NULL;
+	}
 	memcpy(o.class_weight, c->conf.class_weight, sizeof(o.class_weight));
 	o.log = log_core;
 	o.log_ctx = c;
@@ -268,14 +278,16 @@ static int ffr_build_fwd_tables(void *context)
 	c->passes++;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ffr_conf_reload(c->osm, &c->conf);
+	c->declined = false;
 	st = route_subnet(c);
 	if (!st || install(c, st, &changed)) {
 		state_free(st);
 		state_free(c->st);	/* the next engine's tables: its SLs, not ours */
 		c->st = NULL;
 		ffr_dump_sl(c->osm, NULL, NULL);
-		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE03: ffroute: pass %u: no LFT written; "
-			"OpenSM falls back to the next engine\n", c->passes);
+		if (!c->declined)
+			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE03: ffroute: pass %u: no LFT "
+				"written; OpenSM falls back to the next engine\n", c->passes);
 		return -1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -78,8 +78,10 @@ static void print_text(const struct topo *t, const struct cls *c, const struct c
 		fprintf(fp, " %s %u", cls_dir_name((enum cls_dir)d), k->dir[d]);
 	fprintf(fp, "\nparallel switch ports (beyond the first of a group): %u\n",
 		k->groups_parallel);
+	fprintf(fp, "shape: %s\n", c->shape_why);
 	if (!c->nreasons)
-		fprintf(fp, "verdict: routable\n");
+		fprintf(fp, "verdict: routable%s\n", c->not_tree ? " (ffroute route declines it "
+			"unless --non-tree route)" : "");
 	for (unsigned i = 0; i < c->nreasons; i++)
 		fprintf(fp, "verdict: refused: %s\n", c->reason[i]);
 	for (uint32_t n = 0; nodes && n < t->nnodes; n++)
@@ -104,6 +106,8 @@ static void print_json(const struct topo *t, const struct cls *c, const struct c
 	fprintf(fp, ", \"zoneless_switches\": %u, \"rails\": %u, \"rail_why\": ", k->zone_sw[15],
 		c->nrails);
 	cli_json_str(fp, c->rail_why);
+	fprintf(fp, ", \"tree\": %s, \"shape_why\": ", c->not_tree ? "false" : "true");
+	cli_json_str(fp, c->shape_why);
 	fprintf(fp, ", \"roles\": {");
 	for (unsigned r = 1; r < CLS_ROLE_COUNT; r++)
 		fprintf(fp, "%s\"%s\": %u", r > 1 ? ", " : "", cls_role_name((enum cls_role)r),

@@ -24,7 +24,8 @@
 const char cmd_route_help[] =
 	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
 	"                     [--vl-limit N] [--rail-isolation auto|on|off]\n"
-	"                     [--class-weights C,S,O] [--no-tree-digits]\n"
+	"                     [--non-tree decline|route] [--class-weights C,S,O]\n"
+	"                     [--no-tree-digits]\n"
 	"                     [--no-shift-refine] [--threads N]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
 	"\n"
@@ -46,6 +47,9 @@ const char cmd_route_help[] =
 	"                      auto (default) when rails are found, given up (with a\n"
 	"                      message) where the verification refuses it; on refuses\n"
 	"                      instead; off never tries\n"
+	"      --non-tree decline|route  a fabric that is not a tree (a torus, a\n"
+	"                      dragonfly: see ffroute classify): decline it (default;\n"
+	"                      exit 1) or route it in one up*/down* order\n"
 	"      --class-weights C,S,O  what one compute, storage, other route weighs when\n"
 	"                      a switch breaks a tie between links (0..1000; default\n"
 	"                      0,0,0: no all-class tie-break)\n"
@@ -66,7 +70,7 @@ const char cmd_route_help[] =
 	"Exit status: 0 routed (and, with --check, no hard finding), 1 refused or\n"
 	"hard findings, 2 bad input or usage.\n";
 
-enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
+enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
        OPT_NO_SHIFT, OPT_THREADS };
 
 struct route_cli {
@@ -97,6 +101,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
 		{ "vl-limit", required_argument, NULL, OPT_VL },
 		{ "rail-isolation", required_argument, NULL, OPT_RAILS },
+		{ "non-tree", required_argument, NULL, OPT_NON_TREE },
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
 		{ "no-shift-refine", no_argument, NULL, OPT_NO_SHIFT },
@@ -133,6 +138,12 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 						       "not '%s'", optarg);
 			}
 			o->ro.rail_isolation = optarg[0] == 'a' ? -1 : optarg[1] == 'n';
+			break;
+		case OPT_NON_TREE:
+			if (strcmp(optarg, "decline") && strcmp(optarg, "route"))
+				return cli_usage_error(cmd, "--non-tree is decline or route, not '%s'",
+						       optarg);
+			o->ro.non_tree = optarg[0] == 'r';
 			break;
 		case OPT_THREADS:
 			if (parse_num(cmd, "--threads", optarg, 1, 2, &o->ro.threads))

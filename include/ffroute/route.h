@@ -38,6 +38,8 @@ struct route_opts {
 	unsigned vl_limit;	/* most data VLs the engine may use (default 2) */
 	int rail_isolation;	/* -1 auto (on when rails are found), 0 off, 1 on */
 	bool verify;		/* run the checker on the result (default true) */
+	bool non_tree;		/* route a fabric that is not a tree (cls.not_tree) in
+				 * one up*down* order; default false: decline it */
 	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
 				 * verification, 1 then 2; 0 off; 1 on (route_root.c);
 				 * 2 also every LID whose routes by levels turn */

@@ -845,6 +845,7 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 		apply_overrides(t, ov, m, c, OV_ZONE_RAIL);
 		mark_interzone(t, c);
 		cls_ports(t, c);
+		cls_shape(t, c);
 		cls_verdict(t, c);
 		rc = cls_positions(t, c);
 	}

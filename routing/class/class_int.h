@@ -35,6 +35,7 @@ static inline uint32_t cls_uf_find(uint32_t *uf, uint32_t x)
 int cls_find_hosts(const struct topo *t, struct cls *c);
 /** cls_ports - port directions and groups, after levels and zones (class_port.c) */
 void cls_ports(const struct topo *t, struct cls *c);
+void cls_shape(const struct topo *t, struct cls *c);
 /** cls_verdict - reasons the engine cannot route the fabric (class_port.c) */
 void cls_verdict(const struct topo *t, struct cls *c);
 /** cls_dual_homed - hosts with CAs in two zones become storage (class_port.c) */

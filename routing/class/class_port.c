@@ -193,6 +193,39 @@ void cls_ports(const struct topo *t, struct cls *c)
 		}
 }
 
+/*
+ * Whether the switches form a tree by levels: not when most switch ports
+ * join switches of one level (no up or down) and those links close
+ * cycles (distinct switch pairs >= switches they touch): a torus, a
+ * dragonfly, a ring.  Two switches cabled back to back, or a few
+ * miscabled leaf-to-leaf links in a fat tree, stay trees.
+ */
+void cls_shape(const struct topo *t, struct cls *c)
+{
+	uint32_t up = 0, same = 0, pairs = 0, touched = 0;
+
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		bool any = false;
+
+		if (!topo_is_switch(t, n))
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			up += c->dir[p] == CLS_DIR_UP;
+			if (c->dir[p] != CLS_DIR_SAME)
+				continue;
+			same++;
+			any = true;
+			pairs += c->group[p] == p && cls_peer_sw(t, p) > n;	/* once per pair */
+		}
+		touched += any;
+	}
+	c->not_tree = same > up && pairs >= touched && pairs > 1;
+	snprintf(c->shape_why, sizeof(c->shape_why), c->not_tree ?
+		 "not a tree: %u of %u switch-to-switch ports join switches of one level, in "
+		 "cycles (a torus, a dragonfly)" : "a tree by levels (%u of %u switch-to-switch "
+		 "ports join switches of one level)", same, same + 2 * up);
+}
+
 static void reason(struct cls *c, const char *fmt, unsigned a, unsigned b)
 {
 	if (c->nreasons < CLS_MAX_REASONS)

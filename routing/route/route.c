@@ -499,6 +499,14 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
 		return -EINVAL;
 	}
+	/* a torus or a dragonfly: an engine built for them (dfsssp, nue, torus-2QoS)
+	 * routes it better than ffroute's one order; the caller says so */
+	if (c->not_tree && !o->non_tree) {
+		snprintf(out->err, sizeof(out->err), "declined, %s; --non-tree route "
+			 "(non_tree route in ffroute.conf) routes it", c->shape_why);
+		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
+		return -EOPNOTSUPP;
+	}
 	/* auto: the fallback's turns where the checker proves them safe (minimal
 	 * routes), the rooted layer where it does not (one zone only) */
 	first = *o;

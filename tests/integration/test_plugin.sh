@@ -25,7 +25,10 @@
 #      log, updn/minhop configure the tables, SUBNET UP;
 #   4. a bad ffroute.conf: ERR RE08 with file:line:col, the plugin does not
 #      load and the subnet still comes up;
-#   5. only osm_event_plugin is exported from the shared object.
+#   5. only osm_event_plugin is exported from the shared object;
+#   6. a torus (not a tree) under ffroute,dfsssp: RE13 in one line, dfsssp
+#      routes it (its SLs live in the SA: not judged here); non_tree route
+#      in ffroute.conf: ffroute does.
 # Every ibsim has its own IBSIM_SOCKNAME (tests/lib/sim.sh).  Exit 77 without
 # ibsim/opensm or the plugin.
 set -u
@@ -192,5 +195,29 @@ grep -q "ERR RE08: ffroute: $SIM_DIR/bad.conf:2:10: error: vl_limit must be 1..1
 	fail "no RE08 file:line:col error for the bad configuration"
 grep -q "SUBNET UP" "$log" || fail "subnet did not come up with a bad plugin configuration"
 echo "ok: a bad ffroute.conf is reported (RE08) and OpenSM still brings the subnet up"
+sim_stop
+
+# ---- 6. a fabric that is not a tree -------------------------------------------------
+# a 4 x 4 torus (tests/data/foreign): declined in one line (RE13, no RE03),
+# dfsssp routes it; with non_tree route in ffroute.conf ffroute routes it
+"$FFROUTE" convert --to net --lossy -o "$SIM_DIR/torus.net" "$top_srcdir/tests/data/foreign/torus.topo" ||
+	fail "cannot convert torus.topo"
+sim_start "$SIM_DIR/torus.net" || fail "ibsim did not start (torus)"
+SIM_OSM_CONF="event_plugin_name ffroute
+routing_engine ffroute,dfsssp"
+sim_opensm || fail "opensm sweep failed on the torus (rc $?)"
+grep -q "ERR RE13: ffroute: pass 1: declined, not a tree: 64 of 64 switch-to-switch ports" "$log" ||
+	fail "no RE13 decline"
+grep -q "ERR RE0[35]" "$log" && fail "a decline logged more than its one line"
+grep -q "dfsssp tables configured on all switches" "$log" || fail "dfsssp did not route the torus"
+printf 'non_tree route\n' >"$SIM_DIR/torus.conf"
+SIM_OSM_CONF="event_plugin_name ffroute
+event_plugin_options $SIM_DIR/torus.conf
+routing_engine ffroute,dfsssp
+qos TRUE"
+sim_opensm || fail "opensm sweep failed on the torus with non_tree route (rc $?)"
+grep -q "ffroute tables configured on all switches" "$log" || fail "non_tree route: ffroute did not route"
+grep -q "ERR RE13" "$log" && fail "non_tree route still declined"
+echo "ok: a torus is declined in one line and dfsssp routes it; non_tree route routes it"
 sim_stop
 echo "PASS: plugin routes the live subnet, falls back safely"
