@@ -312,9 +312,9 @@ static int ffr_build_fwd_tables(void *context)
 			(unsigned long long)st->out.zone_detours);
 	if (st->out.rails_given_up)
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE12: ffroute: pass %u: rail isolation "
-			"could not be kept (the verification refused the routing with it): "
-			"routed without it, %llu rail finding(s); set rail_isolation on to refuse "
-			"instead\n", c->passes, (unsigned long long)st->out.rail_findings);
+			"could not be kept (the verification refused the routing for it alone): "
+			"%llu rail finding(s) accepted; set rail_isolation on to refuse instead\n",
+			c->passes, (unsigned long long)st->out.rail_findings);
 	ffr_dump_sl(c->osm, st->t, &st->out);
 	state_free(c->st);
 	c->st = st;

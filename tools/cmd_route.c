@@ -398,9 +398,10 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 				"zone, and a hot root)\n", o.ro.vl_limit, o.ro.vl_limit == 1 ? "" : "s",
 				(unsigned long long)ro.zone_detours);
 		if (!rc && ro.rails_given_up)
-			fprintf(stderr, "ffroute route: rail isolation could not be kept (with it the "
-				"verification refused the routing): routed without it, %llu rail "
-				"finding(s) left\n", (unsigned long long)ro.rail_findings);
+			fprintf(stderr, "ffroute route: rail isolation could not be kept (the "
+				"verification refused the routing for it alone): %llu rail finding(s) "
+				"left, accepted; routes still avoid other rails' leaves where they "
+				"can\n", (unsigned long long)ro.rail_findings);
 		route_out_free(&ro);
 	}
 	if (classified)

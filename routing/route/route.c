@@ -464,9 +464,9 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	return rc;
 }
 
-/* Compute, check the VL count, verify. */
+/* Compute, check the VL count, verify (@rails_soft: the rail rules do not refuse). */
 static int attempt(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		   struct route_out *out)
+		   struct route_out *out, bool rails_soft)
 {
 	int rc = route_engine_ffroute.compute(t, c, o, out);
 
@@ -476,7 +476,8 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 		rc = -EINVAL;
 	}
 	if (!rc && o->verify)	/* rail isolation off: the rail rules are no rules */
-		rc = verify(t, c, o->threads, out, o->rail_isolation ? 0 : VF_RAILS_SOFT);
+		rc = verify(t, c, o->threads, out,
+			    o->rail_isolation && !rails_soft ? 0 : VF_RAILS_SOFT);
 	return rc;
 }
 
@@ -485,6 +486,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 {
 	struct timespec t0, t1;
 	struct route_opts def, first;
+	bool rails_soft = false;
 	int rc;
 
 	if (!o) {
@@ -512,12 +514,15 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	first = *o;
 	if (o->rooted_layer < 0)
 		first.rooted_layer = o->verify ? 0 : 1;
-	rc = attempt(t, c, &first, out);
+	rc = attempt(t, c, &first, out, false);
 	while (rc == -EINVAL && o->verify && o->vl_limit >= 2) {
 		/* only rail findings: auto rail isolation gives way (a degraded rail
-		 * fabric whose planes no longer hold every route); anything else,
-		 * a credit loop above all: the rooted layer, then for more LIDs */
-		bool rails_only = first.rail_isolation && out->hard_findings == out->rail_findings;
+		 * fabric whose planes no longer hold every route: the routes still
+		 * avoid other rails' leaves where they can, but the findings left do
+		 * not refuse); anything else, a credit loop above all: the rooted
+		 * layer, then for more LIDs */
+		bool rails_only = first.rail_isolation && !rails_soft &&
+				  out->hard_findings == out->rail_findings;
 		bool rails = rails_only && o->rail_isolation < 0;
 		bool more = !rails_only && o->rooted_layer < 0 && c->nzones == 1 &&
 			    first.rooted_layer < 2;
@@ -530,12 +535,12 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		route_out_free(out);
 		memset(out, 0, sizeof(*out));
 		if (rails)
-			first.rail_isolation = 0;
+			rails_soft = true;
 		else
 			first.rooted_layer++;
-		rc = attempt(t, c, &first, out);
+		rc = attempt(t, c, &first, out, rails_soft);
 	}
-	out->rails_given_up = !rc && o->rail_isolation < 0 && !first.rail_isolation;
+	out->rails_given_up = !rc && rails_soft;
 	if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
 		logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL",
 		      out->err);
