@@ -41,8 +41,7 @@ struct route_opts {
 	bool non_tree;		/* route a fabric that is not a tree (cls.not_tree) in
 				 * one up*down* order; default false: decline it */
 	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
-				 * verification, 1 then 2; 0 off; 1 on (route_root.c);
-				 * 2 also every LID whose routes by levels turn */
+				 * verification; 0 off; 1 on (route_root.c) */
 	bool tree_digits;	/* D-mod-K digits searched so that HFReduce's double binary
 				 * tree over each zone's compute HCAs shares no link
 				 * (route_dbt.c; default true); false: rank mod m */
@@ -78,7 +77,7 @@ struct route_out {
 	uint64_t hard_findings;	/* from the verification (0 when returned) */
 	bool single_order;	/* one VL: every LID up*down* in one root's order */
 	uint64_t zone_detours;	/* ... zone-rule findings it leaves (cross-zone links used) */
-	bool rails_given_up;	/* auto rail isolation could not be kept: routed without */
+	bool rails_given_up;	/* auto rail isolation could not be kept: findings accepted */
 	uint64_t rail_findings;	/* ... rail_mix + rail_leave findings it leaves */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	double seconds;		/* wall time of route_run */

@@ -520,24 +520,23 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		 * fabric whose planes no longer hold every route: the routes still
 		 * avoid other rails' leaves where they can, but the findings left do
 		 * not refuse); anything else, a credit loop above all: the rooted
-		 * layer, then for more LIDs */
+		 * layer */
 		bool rails_only = first.rail_isolation && !rails_soft &&
 				  out->hard_findings == out->rail_findings;
 		bool rails = rails_only && o->rail_isolation < 0;
 		bool more = !rails_only && o->rooted_layer < 0 && c->nzones == 1 &&
-			    first.rooted_layer < 2;
+			    !first.rooted_layer;
 
 		if (!rails && !more)
 			break;
 		logf_(o, ROUTE_LOG_INFO, "%s; routing again %s", out->err, rails ?
-		      "without rail isolation" : first.rooted_layer ? "with the rooted layer "
-		      "for every LID reached by a turn" : "with the rooted layer");
+		      "accepting rail findings" : "with the rooted layer");
 		route_out_free(out);
 		memset(out, 0, sizeof(*out));
 		if (rails)
 			rails_soft = true;
 		else
-			first.rooted_layer++;
+			first.rooted_layer = 1;
 		rc = attempt(t, c, &first, out, rails_soft);
 	}
 	out->rails_given_up = !rc && rails_soft;

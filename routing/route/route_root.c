@@ -112,12 +112,6 @@ int rt_rooted_dirs(struct rt *r)
  * the layer is in use (strict) such a CA's fallback takes the layer too;
  * a fallback of that kind met before the first rooted LID (any_above)
  * makes the caller route again, strict from the start.
- * With rooted_layer 2 every LID some switch reaches only by a turn or a
- * fallback hop takes the layer: VL 0 then holds only up*down* routes by
- * levels and VL 1 only up*down* routes in the root's order, whatever the
- * fabric's shape (the turn rules of route_sl.c assume turns one hop below
- * their destination, which an irregular degraded tree breaks: a
- * management spine cut from its leaf sat above the cores, level 4).
  */
 bool rt_rooted_needed(struct rt *r)
 {
@@ -126,8 +120,6 @@ bool rt_rooted_needed(struct rt *r)
 	if (!r->rooted_ok)
 		return false;
 	for (uint32_t s = 0; s < r->nsw && !need; s++) {
-		if (r->o->rooted_layer >= 2 && r->mode[s] >= RM_TURN)
-			return true;	/* every turn: no VL-lifting turn routes at all */
 		if (r->mode[s] != RM_ANY)
 			continue;
 		need = (r->has_ca[s] & RT_CA_LEAF) || (r->strict && r->has_ca[s]);
