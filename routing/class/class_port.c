@@ -259,6 +259,33 @@ static void zone_adjacency(const struct topo *t, const struct cls *c, uint8_t *a
 	}
 }
 
+/* Whether no switch path joins zones @a and @b (an ibsim file of two parts). */
+static bool apart(const struct topo *t, const struct cls *c, uint32_t a, uint32_t b)
+{
+	uint32_t *uf = malloc(((size_t)t->nnodes + 1) * sizeof(*uf)), ra = TOPO_NONE;
+	bool joined = false;
+
+	if (!uf)
+		return false;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		uf[n] = n;
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		for (uint32_t p = t->port_off[n] + 1; topo_is_switch(t, n) && p < t->port_off[n + 1]; p++) {
+			uint32_t q = cls_peer_sw(t, p);
+
+			if (q != TOPO_NONE)
+				uf[cls_uf_find(uf, n)] = cls_uf_find(uf, q);
+		}
+	for (uint32_t n = 0; n < t->nnodes && ra == TOPO_NONE; n++)
+		if (topo_is_switch(t, n) && c->zone[n] == (int16_t)a)
+			ra = cls_uf_find(uf, n);
+	for (uint32_t n = 0; n < t->nnodes && !joined; n++)
+		joined = topo_is_switch(t, n) && c->zone[n] == (int16_t)b &&
+			 cls_uf_find(uf, n) == ra;
+	free(uf);
+	return !joined;
+}
+
 void cls_verdict(const struct topo *t, struct cls *c)
 {
 	uint8_t *adj;
@@ -281,8 +308,13 @@ void cls_verdict(const struct topo *t, struct cls *c)
 	for (uint32_t a = 0; a < c->nzones; a++)
 		for (uint32_t b = a + 1; b < c->nzones; b++)
 			if (!adj[a * c->nzones + b]) {
-				reason(c, "zones %u and %u are not joined directly or through "
-				       "zone-less switches", a, b);
+				if (apart(t, c, a, b))
+					reason(c, "zones %u and %u have no link path between them: a "
+					       "subnet is one connected part (OpenSM and ibnetdiscover "
+					       "see one); route each part on its own", a, b);
+				else
+					reason(c, "zones %u and %u are not joined directly or through "
+					       "zone-less switches", a, b);
 				goto out;
 			}
 out:

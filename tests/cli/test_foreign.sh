@@ -95,12 +95,16 @@ fi
 # levels below it, and VL 1 covers only last-hop turns: a credit loop across
 # VL 0 and VL 1, so ffroute refused and OpenSM fell back.  The rooted layer
 # now serves rail-isolated fabrics too
-awk -v gl="S-248a07033781b3ac S-248a0703794e86d4" 'BEGIN { RS = ""; ORS = "\n\n"; n = split(gl, G, " ") }
+# sp_without "SWITCH..." OUT: superpod-small with those switches taken out
+sp_without() {
+	awk -v gl="$1" 'BEGIN { RS = ""; ORS = "\n\n"; n = split(gl, G, " ") }
 	{ for (k = 1; k <= n; k++) if ($0 ~ ("Switch\t[0-9]+ \"" G[k] "\"")) next
 	  m = split($0, L, "\n"); out = ""
 	  for (i = 1; i <= m; i++) { keep = 1; for (k = 1; k <= n; k++) if (index(L[i], "\"" G[k] "\"[")) keep = 0
 		if (keep) out = out L[i] "\n" }
-	  sub(/\n$/, "", out); print out }' "$top_srcdir/tests/data/foreign/superpod-small.topo" >"$TMP/sp-2down.topo"
+	  sub(/\n$/, "", out); print out }' "$top_srcdir/tests/data/foreign/superpod-small.topo" >"$2"
+}
+sp_without "S-248a07033781b3ac S-248a0703794e86d4" "$TMP/sp-2down.topo"
 if "$FFROUTE" route "$TMP/sp-2down.topo" -o "$TMP/sp-2down" --check --json >"$TMP/sp-2down.json" 2>"$TMP/sp-2down.err" &&
    [ "$(jq -c '[.classification.rails, .hard_findings, .findings.credit_loop.count, .findings.unreachable.count]' \
 	"$TMP/sp-2down.json")" = "[8,0,0,0]" ] && grep -q "[1-9][0-9]* LIDs rooted" "$TMP/sp-2down.err" &&
@@ -109,6 +113,14 @@ if "$FFROUTE" route "$TMP/sp-2down.topo" -o "$TMP/sp-2down" --check --json >"$TM
 else
 	not_ok "superpod-small without a spine and a core" "$TMP/sp-2down.err"
 fi
+# both spines of a rail group out: its two leaves are cut off from the rest
+# (only an ibsim file can hold such a subnet): refused, saying so
+sp_without "S-248a07031ece0b92 S-248a070308f105c6" "$TMP/sp-apart.topo"
+"$FFROUTE" route "$TMP/sp-apart.topo" -o "$TMP/sp-apart" >"$TMP/sp-apart.out" 2>&1
+rc=$?
+[ $rc = 1 ] && grep -q "have no link path between them: a subnet is one connected part" "$TMP/sp-apart.out" &&
+	ok "superpod-small in parts: refused, saying the parts are not connected" ||
+	not_ok "superpod-small in parts (exit $rc)" "$TMP/sp-apart.out"
 # OpenSM's view mid-soak (tests/data/foreign/README.md): one zone, 8 rails
 # (hosts short of HCAs rank by the full device list), routed with rail
 # isolation kept and no hard finding (each was refused before)

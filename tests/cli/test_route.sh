@@ -251,7 +251,7 @@ fi
 "$FFROUTE" route "$TMP/cut.net" -o "$TMP/cut" >/dev/null 2>"$TMP/cut.err"
 rc=$?
 if [ $rc -eq 1 ] && [ ! -e "$TMP/cut/opensm-lfts.dump" ] &&
-   grep -q "refused by the classification: zones 0 and 1 are not joined" "$TMP/cut.err"; then
+   grep -q "refused by the classification: zones 0 and 1 have no link path between them" "$TMP/cut.err"; then
 	ok "a fabric cut in two: refused with the reason, nothing written"
 else
 	not_ok "a fabric cut in two: exit $rc" "$TMP/cut.err"
