@@ -159,7 +159,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.shift_refine = c->conf.shift_refine;
 	o.threads = c->conf.threads;
 	o.non_tree = c->conf.non_tree;
-	if (st->c.not_tree && !o.non_tree) {	/* one line, no RE03 */
+	if (st->c.not_tree && !o.non_tree && !st->c.nreasons) {	/* one line, no RE03 */
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE13: ffroute: pass %u: declined, %s; "
 			"OpenSM routes with the next engine of routing_engine (e.g. ffroute,dfsssp)"
 			"; non_tree route in ffroute.conf routes it\n", c->passes, st->c.shape_why);
@@ -312,8 +312,8 @@ static int ffr_build_fwd_tables(void *context)
 			(unsigned long long)st->out.zone_detours);
 	if (st->out.rails_given_up)
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE12: ffroute: pass %u: rail isolation "
-			"could not be kept (the verification refused the routing for it alone): "
-			"%llu rail finding(s) accepted; set rail_isolation on to refuse instead\n",
+			"could not be kept: %llu rail finding(s) accepted; set rail_isolation on "
+			"to refuse instead\n",
 			c->passes, (unsigned long long)st->out.rail_findings);
 	ffr_dump_sl(c->osm, st->t, &st->out);
 	state_free(c->st);

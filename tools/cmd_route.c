@@ -49,7 +49,8 @@ const char cmd_route_help[] =
 	"                      instead; off never tries\n"
 	"      --non-tree decline|route  a fabric that is not a tree (a torus, a\n"
 	"                      dragonfly: see ffroute classify): decline it (default;\n"
-	"                      exit 1) or route it in one up*/down* order\n"
+	"                      exit 1) or route it (on the rooted layer: one\n"
+	"                      up*/down* order)\n"
 	"      --class-weights C,S,O  what one compute, storage, other route weighs when\n"
 	"                      a switch breaks a tie between links (0..1000; default\n"
 	"                      0,0,0: no all-class tie-break)\n"
@@ -398,10 +399,9 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 				"zone, and a hot root)\n", o.ro.vl_limit, o.ro.vl_limit == 1 ? "" : "s",
 				(unsigned long long)ro.zone_detours);
 		if (!rc && ro.rails_given_up)
-			fprintf(stderr, "ffroute route: rail isolation could not be kept (the "
-				"verification refused the routing for it alone): %llu rail finding(s) "
-				"left, accepted; routes still avoid other rails' leaves where they "
-				"can\n", (unsigned long long)ro.rail_findings);
+			fprintf(stderr, "ffroute route: rail isolation could not be kept: %llu "
+				"rail finding(s) accepted; routes still avoid other rails' leaves "
+				"where they can\n", (unsigned long long)ro.rail_findings);
 		route_out_free(&ro);
 	}
 	if (classified)

@@ -75,7 +75,7 @@ struct cls {
 	char reason[CLS_MAX_REASONS][160];
 	char zone_why[160];	/* how zones were found (or why there are none) */
 	char rail_why[160];	/* how rails were found, or why there are none */
-	bool not_tree;		/* most switch links join switches of one level, in
+	bool not_tree;		/* most switch ports join switches of one level, in
 				 * cycles (a torus, a dragonfly): route_run declines
 				 * unless asked (route_opts.non_tree) */
 	char shape_why[160];	/* why the fabric is, or is not, a tree */

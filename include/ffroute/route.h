@@ -38,8 +38,9 @@ struct route_opts {
 	unsigned vl_limit;	/* most data VLs the engine may use (default 2) */
 	int rail_isolation;	/* -1 auto (on when rails are found), 0 off, 1 on */
 	bool verify;		/* run the checker on the result (default true) */
-	bool non_tree;		/* route a fabric that is not a tree (cls.not_tree) in
-				 * one up*down* order; default false: decline it */
+	bool non_tree;		/* route a fabric that is not a tree (cls.not_tree) as
+				 * any other (levels, then the rooted layer: one
+				 * up*down* order); default false: decline it */
 	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
 				 * verification; 0 off; 1 on (route_root.c) */
 	bool tree_digits;	/* D-mod-K digits searched so that HFReduce's double binary

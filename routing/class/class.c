@@ -637,7 +637,9 @@ static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
  * (k[] ranges), with how many hosts have each.  A host whose HCA lost its
  * cable is not in the subnet OpenSM sees: its list is shorter, and its
  * HCAs after the gap would rank one lower.  Its rank is then the index in
- * the most common list that holds its own (every device numbered).
+ * the most common list (of two hosts or more) that holds its own (every
+ * device numbered), if it has at least half of that list's HCAs: a CPU
+ * node with one mlx5_0 stays without a rail.
  */
 #define RAIL_LISTS 32
 #define RAIL_LISTS_MAXLEN 64	/* HCAs of a host ranked in a list */
@@ -676,7 +678,7 @@ static uint32_t dev_lists(const struct hca_key *k, uint32_t n, struct dev_list *
 
 		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
 			;
-		if (j - i < 4 || j - i > 32767)
+		if (j - i < 4 || j - i > 32767 || k[i].dev < 0)	/* sorted: a -1 comes first */
 			continue;
 		for (x = 0; x < nl && !(l[x].len == j - i && same_devs(k, l[x].at, i, j - i)); x++)
 			;
@@ -715,7 +717,8 @@ static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
 			;
 		for (uint32_t x = 0; x < nl && j - i <= RAIL_LISTS_MAXLEN; x++)
-			if (lists[x].len > j - i && (!best || lists[x].hosts > best->hosts) &&
+			if (lists[x].len > j - i && 2 * (j - i) >= lists[x].len &&
+			    lists[x].hosts >= 2 && (!best || lists[x].hosts > best->hosts) &&
 			    in_list(k, i, j, &lists[x], rank))
 				best = &lists[x];
 		if (best)	/* a host short of HCAs: ranks in the full list */

@@ -219,7 +219,7 @@ void cls_shape(const struct topo *t, struct cls *c)
 		}
 		touched += any;
 	}
-	c->not_tree = same > up && pairs >= touched && pairs > 1;
+	c->not_tree = same > 2 * up && pairs >= touched && pairs > 1;	/* up: one port a link */
 	snprintf(c->shape_why, sizeof(c->shape_why), c->not_tree ?
 		 "not a tree: %u of %u switch-to-switch ports join switches of one level, in "
 		 "cycles (a torus, a dragonfly)" : "a tree by levels (%u of %u switch-to-switch "
@@ -280,8 +280,8 @@ static bool apart(const struct topo *t, const struct cls *c, uint32_t a, uint32_
 		if (topo_is_switch(t, n) && c->zone[n] == (int16_t)a)
 			ra = cls_uf_find(uf, n);
 	for (uint32_t n = 0; n < t->nnodes && !joined; n++)
-		joined = topo_is_switch(t, n) && c->zone[n] == (int16_t)b &&
-			 cls_uf_find(uf, n) == ra;
+		joined = ra == TOPO_NONE || (topo_is_switch(t, n) && c->zone[n] == (int16_t)b &&
+					     cls_uf_find(uf, n) == ra);
 	free(uf);
 	return !joined;
 }

@@ -521,7 +521,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		 * avoid other rails' leaves where they can, but the findings left do
 		 * not refuse); anything else, a credit loop above all: the rooted
 		 * layer */
-		bool rails_only = first.rail_isolation && !rails_soft &&
+		bool rails_only = first.rail_isolation && !rails_soft && out->rail_findings &&
 				  out->hard_findings == out->rail_findings;
 		bool rails = rails_only && o->rail_isolation < 0;
 		bool more = !rails_only && o->rooted_layer < 0 && c->nzones == 1 &&
