@@ -222,8 +222,8 @@ void cls_shape(const struct topo *t, struct cls *c)
 	c->not_tree = same > 2 * up && pairs >= touched && pairs > 1;	/* up: one port a link */
 	snprintf(c->shape_why, sizeof(c->shape_why), c->not_tree ?
 		 "not a tree: %u of %u switch-to-switch ports join switches of one level, in "
-		 "cycles (a torus, a dragonfly)" : "a tree by levels (%u of %u switch-to-switch "
-		 "ports join switches of one level)", same, same + 2 * up);
+		 "cycles (a torus, a dragonfly)" : "routed as a tree (%u of %u switch-to-switch "
+		 "ports join switches of one level: a minority, or no cycles)", same, same + 2 * up);
 }
 
 static void reason(struct cls *c, const char *fmt, unsigned a, unsigned b)
