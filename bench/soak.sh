@@ -133,10 +133,10 @@ sweep_interval 1"
 		c=$((c + 1))
 	done
 	last=$(rss "$osm")
-	passes=$(grep -o -E "ffroute: pass [0-9]+: [0-9]+ LFT blocks changed.* [0-9.]+ s" "$log" || true)
+	passes=$(grep -o -E "ffroute: pass [0-9]+: [0-9]+ LFT entries, [0-9]+ blocks changed.* [0-9.]+ s" "$log" || true)
 	secs=$(printf '%s\n' "$passes" | grep -o -E "[0-9.]+ s$" |
 		awk '{ s += $1; k++ } END { if (k) printf "%.3f", s / k; else printf "-" }')
-	blocks=$(printf '%s\n' "$passes" | sed -E 's/.*: ([0-9]+) LFT blocks changed.*/\1/' |
+	blocks=$(printf '%s\n' "$passes" | sed -E 's/.* LFT entries, ([0-9]+) blocks changed.*/\1/' |
 		awk 'NR > 1 { s += $1; k++ } END { if (k) printf "%.1f", s / k; else printf "-" }')
 	falls=$(grep -c "ERR RE03" "$log" || true)
 	errs=$(grep -c "ERR RE" "$log" || true)

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ffroute/io.h>
 
@@ -270,6 +271,30 @@ void ffr_conf_free(struct ffr_conf *conf)
 	conf->path = conf->roles_path = NULL;
 }
 
+/* Open @path's temporary (@tmp) in the dump directory; NULL logged (RE09). */
+static FILE *dump_open(struct osm_opensm *osm, const char *path, char *tmp, size_t size)
+{
+	FILE *fp;
+
+	snprintf(tmp, size, "%s.tmp", path);
+	fp = fopen(tmp, "w");
+	if (!fp)
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: %s: %s\n", tmp, strerror(errno));
+	return fp;
+}
+
+/* Close and rename into place; on any failure (@rc too) logged, and nothing left. */
+static int dump_commit(struct osm_opensm *osm, FILE *fp, int rc, const char *tmp,
+		       const char *path)
+{
+	if (fclose(fp) || rc || rename(tmp, path)) {
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: cannot write %s\n", path);
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
 void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct route_out *out)
 {
 	const char *dir = osm->subn.opt.dump_files_dir;
@@ -286,18 +311,58 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 				"stale %s: %s\n", path, strerror(errno));
 		return;
 	}
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	fp = fopen(tmp, "w");
+	fp = dump_open(osm, path, tmp, sizeof(tmp));
 	if (!fp) {
-		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: %s: %s\n", tmp, strerror(errno));
 		remove(path);
 		return;
 	}
 	rc = sl_write(t, out->sl, out->sl_group, out->ngroups,
 		      lft_digest(t, out->lft, osm->subn.max_ucast_lid_ho), fp);
-	if (fclose(fp) || rc || rename(tmp, path)) {
-		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: cannot write %s\n", path);
-		remove(tmp);
-		remove(path);
+	if (dump_commit(osm, fp, rc, tmp, path))
+		remove(path);	/* never SLs of other tables */
+}
+
+void ffr_slots_load(struct osm_opensm *osm, struct route_slot **slots, uint32_t *n)
+{
+	const char *dir = osm->subn.opt.dump_files_dir;
+	struct diag_list dl;
+	char path[4096];
+	char *buf;
+	size_t len;
+
+	*slots = NULL;
+	*n = 0;
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/ffroute.slots", dir);
+	if (access(path, F_OK))
+		return;	/* a first start: every CA present takes its place */
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	if (!ffr_load_file(path, &buf, &len, &dl)) {
+		if (slots_read(buf, len, path, slots, n, &dl))
+			*slots = NULL, *n = 0;
+		free(buf);
 	}
+	for (unsigned i = 0; i < dl.n; i++) {
+		char msg[DIAG_MSG_MAX + 300];
+
+		diag_format(&dl.v[i], msg, sizeof(msg));
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE09: ffroute: %s (the places of CAs that "
+			"went away are forgotten)\n", msg);
+	}
+	diag_free(&dl);
+}
+
+void ffr_slots_save(struct osm_opensm *osm, const struct route_slot *slots, uint32_t n)
+{
+	const char *dir = osm->subn.opt.dump_files_dir;
+	char path[4096], tmp[4200];
+	FILE *fp;
+
+	if (!dir)
+		return;
+	snprintf(path, sizeof(path), "%s/ffroute.slots", dir);
+	fp = dump_open(osm, path, tmp, sizeof(tmp));
+	if (fp)	/* on failure the last run's places stay */
+		dump_commit(osm, fp, slots_write(slots, n, fp), tmp, path);
 }

@@ -59,26 +59,32 @@ struct ffr_ctx {
 	struct ffr_state *st;	/* NULL until a sweep succeeds */
 	uint32_t qos_said;	/* the QoS clash last logged (0x10000 | SLs), 0: none */
 	bool declined;		/* this pass: not a tree, left to the next engine (RE13) */
+	struct route_slot *slots;	/* CAs' places (route_slots.c), kept across passes */
+	uint32_t nslots;
+	bool slots_read;	/* ffroute.slots of an earlier run was looked for */
 };
 
-/* 64-LID blocks of @row (0..@max) that differ from what @prev routed for switch @guid. */
-static unsigned blocks_changed(const struct ffr_state *prev, uint64_t guid, const uint8_t *row,
-			       uint32_t max)
+/*
+ * Entries and 64-LID blocks of @row (0..@max) that differ from what @prev
+ * routed for switch @guid: what this pass makes OpenSM send.
+ */
+static void row_changes(const struct ffr_state *prev, uint64_t guid, const uint8_t *row,
+			uint32_t max, unsigned *entries, unsigned *blocks)
 {
 	uint32_t node = prev ? topo_find_guid(prev->t, guid) : TOPO_NONE;
-	unsigned n = 0;
 
 	for (uint32_t b = 0; b <= max / 64; b++) {
-		bool diff = node == TOPO_NONE;
+		unsigned diff = 0;
 
-		for (uint32_t lid = b * 64; !diff && lid <= max && lid < (b + 1) * 64; lid++) {
-			uint8_t e = lid ? lft_get(prev->out.lft, prev->t->node_sw[node], lid) : LFT_NONE;
+		for (uint32_t lid = b * 64; lid <= max && lid < (b + 1) * 64; lid++) {
+			uint8_t e = lid && node != TOPO_NONE ?
+				lft_get(prev->out.lft, prev->t->node_sw[node], lid) : LFT_NONE;
 
-			diff = (e == LFT_NONE ? OSM_NO_PATH : e) != row[lid];
+			diff += node == TOPO_NONE || (e == LFT_NONE ? OSM_NO_PATH : e) != row[lid];
 		}
-		n += diff;
+		*entries += diff;
+		*blocks += diff != 0;
 	}
-	return n;
 }
 
 static void state_free(struct ffr_state *st)
@@ -168,6 +174,12 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 		return NULL;
 	}
 	memcpy(o.class_weight, c->conf.class_weight, sizeof(o.class_weight));
+	if (!c->slots_read) {	/* a restart keeps the places of the last run */
+		ffr_slots_load(c->osm, &c->slots, &c->nslots);
+		c->slots_read = true;
+	}
+	o.slots = c->slots;
+	o.nslots = c->nslots;
 	o.log = log_core;
 	o.log_ctx = c;
 	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
@@ -185,18 +197,20 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 }
 
 /*
- * Copy every switch's row into new_lft; count the 64-LID blocks that changed.
+ * Copy every switch's row into new_lft; count the entries and 64-LID blocks
+ * that changed since the last pass (all, after a failed one).
  * OpenSM's LID table never shrinks: max_lid_ho stays at the highest LID
  * ever assigned, above the model's max_lid once the port that held it is
  * gone.  Every LID up to max_lid_ho is written; a LID with no port in the
  * model (or above its max_lid) gets OSM_NO_PATH.
  */
-static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *changed)
+static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *entries,
+		   unsigned *changed)
 {
 	cl_qmap_t *tbl = &c->osm->subn.sw_guid_tbl;
 	const struct topo *t = st->t;
 
-	*changed = 0;
+	*entries = *changed = 0;
 	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl); it = cl_qmap_next(it)) {
 		osm_switch_t *sw = (osm_switch_t *)it;
 		uint64_t guid = cl_ntoh64(osm_node_get_node_guid(sw->p_node));
@@ -226,7 +240,7 @@ static int install(struct ffr_ctx *c, const struct ffr_state *st, unsigned *chan
 
 			sw->new_lft[lid] = e == LFT_NONE ? OSM_NO_PATH : e;
 		}
-		*changed += blocks_changed(c->st, guid, sw->new_lft, sw->max_lid_ho);
+		row_changes(c->st, guid, sw->new_lft, sw->max_lid_ho, entries, changed);
 	}
 	return 0;
 }
@@ -273,14 +287,14 @@ static int ffr_build_fwd_tables(void *context)
 	struct ffr_ctx *c = context;
 	struct timespec t0, t1;
 	struct ffr_state *st;
-	unsigned changed, nlids = 0;
+	unsigned entries, changed, nlids = 0;
 
 	c->passes++;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	ffr_conf_reload(c->osm, &c->conf);
 	c->declined = false;
 	st = route_subnet(c);
-	if (!st || install(c, st, &changed)) {
+	if (!st || install(c, st, &entries, &changed)) {
 		state_free(st);
 		state_free(c->st);	/* the next engine's tables: its SLs, not ours */
 		c->st = NULL;
@@ -295,10 +309,10 @@ static int ffr_build_fwd_tables(void *context)
 		nlids += st->t->lid_port[lid] != TOPO_NONE;
 	/* one line, short enough for OpenSM's log line limit */
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
-		"ffroute: pass %u: %u LFT blocks changed; %u switches, %u CAs, %u LIDs, %u VL%s, "
+		"ffroute: pass %u: %u LFT entries, %u blocks changed; %u switches, %u CAs, %u LIDs, %u VL%s, "
 		"%u zone%s, %u rails, %u LIDs rooted, tree digits %u/%u, shifts refined %u, max %u "
 		"routes/link, %.3f s\n", c->passes,
-		changed, st->t->nswitches, st->t->ncas, nlids, st->out.nvls,
+		entries, changed, st->t->nswitches, st->t->ncas, nlids, st->out.nvls,
 		st->out.nvls > 1 ? "s" : "", st->c.nzones, st->c.nzones == 1 ? "" : "s",
 		st->c.nrails, st->out.rooted_lids, st->out.tree_zones - st->out.tree_left,
 		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
@@ -316,6 +330,12 @@ static int ffr_build_fwd_tables(void *context)
 			"to refuse instead\n",
 			c->passes, (unsigned long long)st->out.rail_findings);
 	ffr_dump_sl(c->osm, st->t, &st->out);
+	free(c->slots);		/* the places for the next pass: this one's */
+	c->slots = st->out.slots;
+	c->nslots = st->out.nslots;
+	st->out.slots = NULL;
+	st->out.nslots = 0;
+	ffr_slots_save(c->osm, c->slots, c->nslots);
 	state_free(c->st);
 	c->st = st;
 	return 0;
@@ -438,6 +458,7 @@ static void ffr_delete(void *plugin_data)
 		return;
 	state_free(c->st);
 	ffr_conf_free(&c->conf);
+	free(c->slots);
 	free(c);
 }
 

@@ -61,5 +61,13 @@ void ffr_conf_free(struct ffr_conf *conf);
  * in force or is absent.
  */
 void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct route_out *out);
+/**
+ * ffr_slots_load - the places of CAs (route_slots) kept in OpenSM's dump
+ * directory by an earlier run, so a restart keeps the ranks; none when the
+ * file is absent or bad (logged, RE09).
+ */
+void ffr_slots_load(struct osm_opensm *osm, struct route_slot **slots, uint32_t *n);
+/** ffr_slots_save - write them there (ffroute.slots) after a successful pass */
+void ffr_slots_save(struct osm_opensm *osm, const struct route_slot *slots, uint32_t n);
 
 #endif

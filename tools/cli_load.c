@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <ffroute/class.h>
+#include <ffroute/route.h>
 
 #include "cli.h"
 
@@ -51,6 +52,28 @@ int cli_load_overrides(const char *path, struct cls_overrides *ov)
 	rc = ffr_load_file(path, &buf, &len, &dl);
 	if (!rc) {
 		rc = cls_overrides_read(buf, len, path, ov, &dl);
+		free(buf);
+	}
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	return rc;
+}
+
+int cli_load_slots(const char *dir, struct route_slot **slots, uint32_t *n)
+{
+	struct diag_list dl;
+	char path[4096];
+	char *buf;
+	size_t len;
+	int rc;
+
+	*slots = NULL;
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/ffroute.slots", dir);
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	rc = ffr_load_file(path, &buf, &len, &dl);
+	if (!rc) {
+		rc = slots_read(buf, len, path, slots, n, &dl);
 		free(buf);
 	}
 	diag_print(&dl, stderr);

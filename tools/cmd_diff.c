@@ -1,23 +1,26 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * cmd_diff.c - "ffroute diff": two routings of one fabric side by side.
+ * cmd_diff.c - "ffroute diff": two routings of one fabric side by side,
+ * or of two states of it (before and after a fault or a host reboot: the
+ * churn an SM would push).
  *
  * Both routings are loaded and checked with check_run() (the same path
  * as `ffroute check`), then compared:
- *   fabric    the two topologies must be the same fabric: same nodes
- *             (GUID, type, NumPorts) and the same links.  LIDs may differ
- *             between sweeps, so they are not compared.  As nodes are
- *             sorted by GUID, equal fabrics have equal node and port
- *             indices, and the comparison is one pass over each array.
+ *   fabric    nodes are matched by GUID (a node of another type is
+ *             refused, as is a pair with no switch in common); nodes and
+ *             links in one only are counted.  LIDs may differ.
  *   findings  count per kind, A and B
  *   metrics   every metric, A, B and B-A (union of names, A's order first)
- *   LFTs      per switch, every destination (each LID-owning port and each
- *             LID of its LMC range) is looked up by port, not by LID: entry
- *             (switch, A's LID of port p + k) against (switch, B's LID of
- *             p + k).  A differing entry marks the 64-LID LFT block of B's
- *             LID (the block an SM would push to install B).
- * Exit status: 0 identical routing, 1 they differ, 2 bad input.
- * Cost: O(switches x destinations) for the LFT comparison, plus two checks.
+ *   LFTs      per switch in both, every destination in both (each
+ *             LID-owning port and each LID of its LMC range) is looked up
+ *             by port, not by LID: entry (switch, A's LID of port p + k)
+ *             against (switch, B's LID of p + k).  Blocks are compared LID
+ *             by LID over the LIDs either fabric assigns: a 64-LID block
+ *             differs when an SM must send it to install B.  Entries of
+ *             destinations in one only are counted apart.
+ * Exit status: 0 identical routing (every destination in both, routed the
+ * same: LIDs may differ, and blocks with them), 1 they differ, 2 bad input.
+ * Cost: O(switches x (ports + LIDs)) for the LFT comparison, plus two checks.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,10 +39,11 @@
 const char cmd_diff_help[] =
 	"usage: ffroute diff [--json] [--html FILE] [--seed N] [--no-metrics] A B\n"
 	"\n"
-	"Check two routings of one fabric (for example ffroute's and OpenSM's ftree)\n"
-	"and print them side by side: the findings of each, every metric (A, B and\n"
-	"B-A), and the LFT entries that differ, per switch with the 64-LID LFT blocks\n"
-	"that would change to install B.\n"
+	"Check two routings of one fabric (for example ffroute's and OpenSM's ftree),\n"
+	"or of two states of it (before and after a fault), and print them side by\n"
+	"side: the findings of each, every metric (A, B and B-A), and the LFT entries\n"
+	"that differ, per switch with the 64-LID LFT blocks that would change to\n"
+	"install B.\n"
 	"\n"
 	"A and B are each a routing source:\n"
 	"  DIR        a directory as read by 'ffroute check DIR' (OpenSM dump\n"
@@ -47,8 +51,9 @@ const char cmd_diff_help[] =
 	"  TOPO:LFT   a topology file and a forwarding-table dump (formats detected);\n"
 	"             split at the first ':' whose left part is an existing file\n"
 	"\n"
-	"A and B must be the same fabric: the same nodes (GUID, type, ports) and\n"
-	"links.  LIDs may differ: entries are compared by destination port.\n"
+	"Switches and destinations are matched by GUID; LIDs may differ.  Entries\n"
+	"are compared for the destinations (ports) in both, on the switches in both;\n"
+	"blocks LID by LID (what an SM sends).  A and B must share a switch.\n"
 	"\n"
 	"Options:\n"
 	"  -j, --json          print one JSON object {\"a\": ..., \"b\": ..., \"diff\": ...}\n"
@@ -58,7 +63,7 @@ const char cmd_diff_help[] =
 	"  -h, --help          print this help\n"
 	"\n"
 	"Exit status: 0 identical routing, 1 the routings differ, 2 bad input or\n"
-	"usage (also when A and B are not the same fabric).\n";
+	"usage (also when A and B share no switch).\n";
 
 struct diff_opts {
 	bool json, metrics;
@@ -71,10 +76,41 @@ struct diff_opts {
 
 /* The LFT differences of one switch. */
 struct sw_delta {
-	uint64_t entries;	/* differing entries */
+	uint64_t entries;	/* differing entries of destinations in both */
+	uint64_t compared;	/* entries of destinations in both */
+	uint64_t one_side;	/* entries of destinations in A only or B only */
 	uint8_t *block;		/* [nblocks] 1 = block would change */
-	uint32_t nblocks;
+	uint32_t nblocks, nchanged;
 };
+
+/* Totals over the switches in both. */
+struct lft_total {
+	uint64_t compared, differ, one_side, blocks, all_blocks;
+	uint32_t switches, sw_differ, sw_blocks;	/* in both; with entries, blocks differing */
+};
+
+/* A's nodes in B and back (TOPO_NONE: not there), and what differs. */
+struct fabric_map {
+	uint32_t *b_of_a, *a_of_b;
+	uint32_t only_a, only_b;		/* nodes */
+	uint32_t links_only_a, links_only_b;	/* links */
+};
+
+/* Port @p of @x as a port index of @y (same node GUID and number), or TOPO_NONE. */
+static uint32_t map_port(const struct topo *x, const struct topo *y, const uint32_t *y_of_x,
+			 uint32_t p)
+{
+	uint32_t n, yn, num;
+
+	if (p == TOPO_NONE)
+		return TOPO_NONE;
+	n = x->port_node[p];
+	yn = y_of_x[n];
+	num = topo_port_num(x, p);
+	if (yn == TOPO_NONE || num > y->node_nports[yn])
+		return TOPO_NONE;
+	return y->port_off[yn] + num;
+}
 
 /* ---- arguments ------------------------------------------------------------ */
 
@@ -170,50 +206,82 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct d
 
 /* ---- comparison ------------------------------------------------------------ */
 
-static void port_name(const struct topo *t, uint32_t p, char *buf, size_t len)
+/* Links of @x that @y lacks (an end not in @y counts). */
+static uint32_t links_missing(const struct topo *x, const struct topo *y, const uint32_t *y_of_x)
 {
-	if (p == TOPO_NONE)
-		snprintf(buf, len, "nothing");
-	else
-		snprintf(buf, len, "\"%s\" (0x%016" PRIx64 ") port %u",
-			 t->node_desc[t->port_node[p]], t->node_guid[t->port_node[p]],
-			 topo_port_num(t, p));
+	uint32_t n = 0;
+
+	for (uint32_t p = 0; p < x->nports; p++) {
+		uint32_t q = x->port_remote[p], yp, yq;
+
+		if (q == TOPO_NONE || p > q)
+			continue;
+		yp = map_port(x, y, y_of_x, p);
+		yq = map_port(x, y, y_of_x, q);
+		n += yp == TOPO_NONE || yq == TOPO_NONE || y->port_remote[yp] != yq;
+	}
+	return n;
 }
 
-/* Same nodes (GUID, type, NumPorts) and links; LIDs are not compared. */
-static bool same_fabric(const struct topo *a, const struct topo *b, char *why, size_t len)
+/*
+ * A and B as states of one fabric: nodes matched by GUID (both sorted by
+ * GUID, one merge).  Nodes of one type only in A or only in B, and links
+ * that differ, are counted; a node whose type differs is refused.
+ */
+static int fabric_map(const struct topo *a, const struct topo *b, struct fabric_map *m,
+		      char *why, size_t len)
 {
-	char pa[320], pb[320];
+	uint32_t i = 0, j = 0, common_sw = 0;
 
-	if (a->nnodes != b->nnodes) {
-		snprintf(why, len, "A has %u nodes, B has %u", a->nnodes, b->nnodes);
-		return false;
+	memset(m, 0, sizeof(*m));
+	m->b_of_a = malloc(((size_t)a->nnodes + 1) * sizeof(uint32_t));
+	m->a_of_b = malloc(((size_t)b->nnodes + 1) * sizeof(uint32_t));
+	if (!m->b_of_a || !m->a_of_b)
+		return -ENOMEM;
+	for (uint32_t n = 0; n < a->nnodes; n++)
+		m->b_of_a[n] = TOPO_NONE;
+	for (uint32_t n = 0; n < b->nnodes; n++)
+		m->a_of_b[n] = TOPO_NONE;
+	while (i < a->nnodes && j < b->nnodes) {
+		if (a->node_guid[i] < b->node_guid[j]) {
+			i++;
+		} else if (a->node_guid[i] > b->node_guid[j]) {
+			j++;
+		} else if (a->node_type[i] != b->node_type[j]) {
+			snprintf(why, len, "node 0x%016" PRIx64 " (\"%s\") is a %s in A and not in B",
+				 a->node_guid[i], a->node_desc[i],
+				 topo_is_switch(a, i) ? "switch" : "CA or router");
+			return -EINVAL;
+		} else {
+			m->b_of_a[i] = j;
+			m->a_of_b[j] = i;
+			common_sw += topo_is_switch(a, i);
+			i++, j++;
+		}
+	}
+	if (!common_sw) {
+		snprintf(why, len, "no switch GUID is in both");
+		return -EINVAL;
 	}
 	for (uint32_t n = 0; n < a->nnodes; n++)
-		if (a->node_guid[n] != b->node_guid[n] || a->node_type[n] != b->node_type[n] ||
-		    a->node_nports[n] != b->node_nports[n]) {
-			snprintf(why, len, "node 0x%016" PRIx64 " (\"%s\") in A is not in B, or "
-				 "differs in type or port count", a->node_guid[n], a->node_desc[n]);
-			return false;
-		}
-	for (uint32_t p = 0; p < a->nports; p++)
-		if (a->port_remote[p] != b->port_remote[p]) {
-			port_name(a, p, pa, sizeof(pa));
-			port_name(a, a->port_remote[p], pb, sizeof(pb));
-			snprintf(why, len, "%s is linked to %s in A but not in B", pa, pb);
-			if (a->port_remote[p] == TOPO_NONE) {
-				port_name(b, b->port_remote[p], pb, sizeof(pb));
-				snprintf(why, len, "%s is linked to %s in B but not in A", pa, pb);
-			}
-			return false;
-		}
-	return true;
+		m->only_a += m->b_of_a[n] == TOPO_NONE;
+	for (uint32_t n = 0; n < b->nnodes; n++)
+		m->only_b += m->a_of_b[n] == TOPO_NONE;
+	m->links_only_a = links_missing(a, b, m->b_of_a);
+	m->links_only_b = links_missing(b, a, m->a_of_b);
+	return 0;
+}
+
+static void fabric_map_free(struct fabric_map *m)
+{
+	free(m->b_of_a);
+	free(m->a_of_b);
 }
 
 /* LIDs owned by port @p: base LID and count (0 when it has none). */
 static uint32_t port_lids(const struct topo *t, uint32_t p, uint32_t *base)
 {
-	uint32_t lid = t->port_lid[p];
+	uint32_t lid = p == TOPO_NONE ? 0 : t->port_lid[p];
 
 	if (!lid || lid == TOPO_LID_UNASSIGNED || lid > TOPO_MAX_UCAST_LID)
 		return 0;
@@ -221,52 +289,85 @@ static uint32_t port_lids(const struct topo *t, uint32_t p, uint32_t *base)
 	return 1u << (t->port_lmc[p] & 7);
 }
 
-/* Differences of switch ordinal @s; marks d->block[] (zeroed here). */
-static void sw_compare(const struct check_run *a, const struct check_run *b, uint32_t s,
-		       struct sw_delta *d, uint64_t *compared)
+/* Does a port of @t own @lid (within its LMC range)? */
+static bool lid_assigned(const struct topo *t, uint32_t lid)
 {
-	const struct topo *t = a->t;
+	return lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE;
+}
 
-	d->entries = 0;
+/*
+ * Differences of A's switch ordinal @s (and B's @sb): entries of the
+ * destinations in both, looked up by port; destinations in one only;
+ * and the 64-LID blocks whose entries differ LID by LID (over the LIDs
+ * either assigns), which an SM sends to install B.  Zeroes d first.
+ */
+static void sw_compare(const struct check_run *a, const struct check_run *b,
+		       const struct fabric_map *m, uint32_t s, struct sw_delta *d)
+{
+	const struct topo *ta = a->t, *tb = b->t;
+	uint32_t sb = tb->node_sw[m->b_of_a[ta->sw_node[s]]], top;
+
+	d->entries = d->compared = d->one_side = 0;
 	memset(d->block, 0, d->nblocks);
-	for (uint32_t p = 0; p < t->nports; p++) {
-		uint32_t ba = 0, bb = 0, na = port_lids(a->t, p, &ba), nb = port_lids(b->t, p, &bb);
+	for (uint32_t p = 0; p < ta->nports; p++) {
+		uint32_t ba = 0, bb = 0, na = port_lids(ta, p, &ba);
+		uint32_t nb = port_lids(tb, map_port(ta, tb, m->b_of_a, p), &bb);
 
-		for (uint32_t k = 0; k < na || k < nb; k++) {
-			uint8_t ea = k < na ? lft_get(a->l, s, ba + k) : LFT_NONE;
-			uint8_t eb = k < nb ? lft_get(b->l, s, bb + k) : LFT_NONE;
-			uint32_t lid = k < nb ? bb + k : ba + k;
-
-			(*compared)++;
-			if (ea == eb)
-				continue;
-			d->entries++;
-			if (lid / LFT_BLOCK < d->nblocks)
-				d->block[lid / LFT_BLOCK] = 1;
+		if (na && !nb)
+			d->one_side += na;
+		for (uint32_t k = 0; k < na && k < nb; k++) {
+			d->compared++;
+			d->entries += lft_get(a->l, s, ba + k) != lft_get(b->l, sb, bb + k);
 		}
 	}
+	for (uint32_t p = 0; p < tb->nports; p++) {
+		uint32_t bb = 0, nb = port_lids(tb, p, &bb), ba = 0;
+
+		if (nb && !port_lids(ta, map_port(tb, ta, m->a_of_b, p), &ba))
+			d->one_side += nb;
+	}
+	top = ta->max_lid > tb->max_lid ? ta->max_lid : tb->max_lid;
+	for (uint32_t lid = 1; lid <= top && lid / LFT_BLOCK < d->nblocks; lid++)
+		if ((lid_assigned(ta, lid) || lid_assigned(tb, lid)) &&
+		    lft_get(a->l, s, lid) != lft_get(b->l, sb, lid))
+			d->block[lid / LFT_BLOCK] = 1;
+	d->nchanged = 0;
+	for (uint32_t i = 0; i < d->nblocks; i++)
+		d->nchanged += d->block[i];
 }
 
 static int delta_init(const struct check_run *a, const struct check_run *b, struct sw_delta *d)
 {
 	uint32_t lids = a->t->max_lid > b->t->max_lid ? a->t->max_lid : b->t->max_lid;
 
-	/* the top of an LMC range may pass max_lid: size for the largest LMC */
-	d->nblocks = (lids + 128 + LFT_BLOCK) / LFT_BLOCK;
+	d->nblocks = (lids + LFT_BLOCK) / LFT_BLOCK;
 	d->block = calloc(d->nblocks, 1);
 	return d->block ? 0 : -ENOMEM;
 }
 
-/* Totals over every switch: entries compared/differing, switches differing. */
-static void lft_totals(const struct check_run *a, const struct check_run *b, struct sw_delta *d,
-		       uint64_t *compared, uint64_t *differ, uint32_t *nsw)
+/* A's switch ordinal @s is in B too. */
+static bool in_both(const struct check_run *a, const struct fabric_map *m, uint32_t s)
 {
-	*compared = *differ = 0;
-	*nsw = 0;
+	return m->b_of_a[a->t->sw_node[s]] != TOPO_NONE;
+}
+
+/* Totals over the switches in both. */
+static void lft_totals(const struct check_run *a, const struct check_run *b,
+		       const struct fabric_map *m, struct sw_delta *d, struct lft_total *tot)
+{
+	memset(tot, 0, sizeof(*tot));
 	for (uint32_t s = 0; s < a->t->nswitches; s++) {
-		sw_compare(a, b, s, d, compared);
-		*differ += d->entries;
-		*nsw += d->entries != 0;
+		if (!in_both(a, m, s))
+			continue;
+		sw_compare(a, b, m, s, d);
+		tot->compared += d->compared;
+		tot->differ += d->entries;
+		tot->one_side += d->one_side;
+		tot->blocks += d->nchanged;
+		tot->all_blocks += d->nblocks;
+		tot->switches++;
+		tot->sw_differ += d->entries != 0;
+		tot->sw_blocks += d->nchanged != 0;
 	}
 }
 
@@ -339,18 +440,32 @@ static void print_metrics(FILE *fp, const struct check_run *a, const struct chec
 		}
 }
 
+/* "fabric:" lines: what A and B share and how B's fabric differs. */
+static void print_fabric(FILE *fp, const struct check_run *run, const struct fabric_map *m)
+{
+	const struct topo *a = run[0].t;
+
+	fprintf(fp, "fabric: %u switches, %u CAs, %u links", a->nswitches, a->ncas, a->nlinks);
+	if (!m->only_a && !m->only_b && !m->links_only_a && !m->links_only_b) {
+		fprintf(fp, " (the same in A and B)\n");
+		return;
+	}
+	fprintf(fp, " in A; B has %u switches, %u CAs, %u links\n", run[1].t->nswitches,
+		run[1].t->ncas, run[1].t->nlinks);
+	fprintf(fp, "  nodes only in A: %u, only in B: %u; links only in A: %u, only in B: %u\n",
+		m->only_a, m->only_b, m->links_only_a, m->links_only_b);
+}
+
 static void print_text(FILE *fp, const struct diff_opts *o, const struct check_run *run,
-		       struct sw_delta *d)
+		       const struct fabric_map *m, struct sw_delta *d)
 {
 	const struct check_run *a = &run[0], *b = &run[1];
-	uint64_t compared, differ, unused = 0;
-	uint32_t nsw;
+	struct lft_total tot;
 
 	for (unsigned i = 0; i < 2; i++)
 		fprintf(fp, "%c: %s%s%s%s\n", 'A' + i, o->arg[i], run[i].label[0] ? " (" : "",
 			run[i].label, run[i].label[0] ? ")" : "");
-	fprintf(fp, "fabric: %u switches, %u CAs, %u links (the same in A and B)\n",
-		a->t->nswitches, a->t->ncas, a->t->nlinks);
+	print_fabric(fp, run, m);
 	fprintf(fp, "\n%-30s %14s %14s\n", "findings", "A", "B");
 	for (unsigned k = 0; k < CHK_F_COUNT; k++)
 		fprintf(fp, "  %-28s %14" PRIu64 " %14" PRIu64 "%s\n",
@@ -359,14 +474,21 @@ static void print_text(FILE *fp, const struct diff_opts *o, const struct check_r
 	fprintf(fp, "  %-28s %14" PRIu64 " %14" PRIu64 "\n", "hard findings total",
 		chk_hard_findings(&a->r), chk_hard_findings(&b->r));
 	print_metrics(fp, a, b);
-	lft_totals(a, b, d, &compared, &differ, &nsw);
+	lft_totals(a, b, m, d, &tot);
 	fprintf(fp, "\nLFT entries that differ: %" PRIu64 " of %" PRIu64 " on %u of %u switches\n",
-		differ, compared, nsw, a->t->nswitches);
+		tot.differ, tot.compared, tot.sw_differ, tot.switches);
+	fprintf(fp, "LFT blocks that differ: %" PRIu64 " of %" PRIu64 " on %u switches\n",
+		tot.blocks, tot.all_blocks, tot.sw_blocks);
+	if (tot.one_side)
+		fprintf(fp, "entries of destinations in A only or B only: %" PRIu64 "\n",
+			tot.one_side);
 	for (uint32_t s = 0; s < a->t->nswitches; s++) {
 		uint32_t n = a->t->sw_node[s];
 
-		sw_compare(a, b, s, d, &unused);
-		if (!d->entries)
+		if (!in_both(a, m, s))
+			continue;
+		sw_compare(a, b, m, s, d);
+		if (!d->entries && !d->nchanged)
 			continue;
 		fprintf(fp, "  0x%016" PRIx64 " \"%s\": %" PRIu64 " entr%s, blocks ",
 			a->t->node_guid[n], a->t->node_desc[n], d->entries,
@@ -375,6 +497,7 @@ static void print_text(FILE *fp, const struct diff_opts *o, const struct check_r
 		fputc('\n', fp);
 	}
 }
+
 /* ---- JSON output ------------------------------------------------------------ */
 
 static void json_num(FILE *fp, double v)
@@ -434,17 +557,18 @@ static void json_metrics(FILE *fp, const struct check_run *a, const struct check
 }
 
 static void json_switches(FILE *fp, const struct check_run *a, const struct check_run *b,
-			  struct sw_delta *d)
+			  const struct fabric_map *m, struct sw_delta *d)
 {
-	uint64_t unused = 0;
 	bool first = true;
 
 	fputs("    \"switches\": [", fp);
 	for (uint32_t s = 0; s < a->t->nswitches; s++) {
 		uint32_t n = a->t->sw_node[s];
 
-		sw_compare(a, b, s, d, &unused);
-		if (!d->entries)
+		if (!in_both(a, m, s))
+			continue;
+		sw_compare(a, b, m, s, d);
+		if (!d->entries && !d->nchanged)
 			continue;
 		fprintf(fp, "%s\n      {\"guid\": \"0x%016" PRIx64 "\", \"desc\": ",
 			first ? "" : ",", a->t->node_guid[n]);
@@ -457,11 +581,11 @@ static void json_switches(FILE *fp, const struct check_run *a, const struct chec
 	fputs(first ? "]\n" : "\n    ]\n", fp);
 }
 
-static int print_json(FILE *fp, const struct check_run *run, struct sw_delta *d)
+static int print_json(FILE *fp, const struct check_run *run, const struct fabric_map *m,
+		      struct sw_delta *d)
 {
 	const struct check_run *a = &run[0], *b = &run[1];
-	uint64_t compared, differ;
-	uint32_t nsw;
+	struct lft_total tot;
 	int rc;
 
 	fputs("{\n\"a\": ", fp);
@@ -470,10 +594,19 @@ static int print_json(FILE *fp, const struct check_run *run, struct sw_delta *d)
 	rc = rc ? rc : json_run(fp, b);
 	if (rc)
 		return rc;
-	lft_totals(a, b, d, &compared, &differ, &nsw);
-	fprintf(fp, ",\n\"diff\": {\n    \"identical\": %s,\n    \"lft_entries_compared\": %"
-		PRIu64 ",\n    \"lft_entries_differ\": %" PRIu64 ",\n    \"switches_differ\": %u,\n",
-		differ ? "false" : "true", compared, differ, nsw);
+	lft_totals(a, b, m, d, &tot);
+	fprintf(fp, ",\n\"diff\": {\n    \"identical\": %s,\n    \"same_fabric\": %s,\n",
+		tot.differ || tot.one_side ? "false" : "true",
+		m->only_a || m->only_b || m->links_only_a || m->links_only_b ? "false" : "true");
+	fprintf(fp, "    \"nodes_only_a\": %u,\n    \"nodes_only_b\": %u,\n    \"links_only_a\": "
+		"%u,\n    \"links_only_b\": %u,\n", m->only_a, m->only_b, m->links_only_a,
+		m->links_only_b);
+	fprintf(fp, "    \"lft_entries_compared\": %" PRIu64 ",\n    \"lft_entries_differ\": %"
+		PRIu64 ",\n    \"lft_entries_one_side\": %" PRIu64 ",\n    \"lft_blocks\": %" PRIu64
+		",\n    \"lft_blocks_differ\": %" PRIu64 ",\n    \"switches_compared\": %u,\n"
+		"    \"switches_differ\": %u,\n    \"switches_blocks_differ\": %u,\n", tot.compared,
+		tot.differ, tot.one_side, tot.all_blocks, tot.blocks, tot.switches, tot.sw_differ,
+		tot.sw_blocks);
 	fputs("    \"findings\": {", fp);
 	for (unsigned k = 0; k < CHK_F_COUNT; k++)
 		fprintf(fp, "%s\n      \"%s\": {\"a\": %" PRIu64 ", \"b\": %" PRIu64 "}",
@@ -482,7 +615,7 @@ static int print_json(FILE *fp, const struct check_run *run, struct sw_delta *d)
 	fprintf(fp, "\n    },\n    \"hard_findings\": {\"a\": %" PRIu64 ", \"b\": %" PRIu64 "},\n",
 		chk_hard_findings(&a->r), chk_hard_findings(&b->r));
 	json_metrics(fp, a, b);
-	json_switches(fp, a, b, d);
+	json_switches(fp, a, b, m, d);
 	fputs("}\n}\n", fp);
 	return 0;
 }
@@ -507,10 +640,10 @@ static int write_html(const struct diff_opts *o, const struct check_run *run)
 
 /* ---- the command -------------------------------------------------------------- */
 
-static int load_both(const struct diff_opts *o, struct check_run *run)
+static int load_both(const struct diff_opts *o, struct check_run *run, struct fabric_map *m)
 {
 	struct chk_opts co;
-	char why[800];
+	char why[800] = "out of memory";
 
 	chk_opts_init(&co);
 	co.seed = o->seed;
@@ -529,8 +662,8 @@ static int load_both(const struct diff_opts *o, struct check_run *run)
 			return CLI_ERROR;
 		}
 	}
-	if (!same_fabric(run[0].t, run[1].t, why, sizeof(why))) {
-		fprintf(stderr, "ffroute diff: A and B are not the same fabric: %s\n", why);
+	if (fabric_map(run[0].t, run[1].t, m, why, sizeof(why))) {
+		fprintf(stderr, "ffroute diff: A and B are not states of one fabric: %s\n", why);
 		return CLI_ERROR;
 	}
 	return CLI_OK;
@@ -541,8 +674,8 @@ int cmd_diff(const struct cli_cmd *cmd, int argc, char **argv)
 	struct check_run run[2];
 	struct diff_opts o;
 	struct sw_delta d = { 0 };
-	uint64_t compared, differ;
-	uint32_t nsw;
+	struct fabric_map m = { 0 };
+	struct lft_total tot;
 	int rc = parse_opts(cmd, argc, argv, &o), err = 0;
 
 	memset(run, 0, sizeof(run));
@@ -550,7 +683,7 @@ int cmd_diff(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = rc < 0 ? CLI_OK : rc;
 		goto out;
 	}
-	rc = load_both(&o, run);
+	rc = load_both(&o, run, &m);
 	if (rc)
 		goto out;
 	if (delta_init(&run[0], &run[1], &d)) {
@@ -558,13 +691,13 @@ int cmd_diff(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	if (o.json)
-		err = print_json(stdout, run, &d);
+		err = print_json(stdout, run, &m, &d);
 	else
-		print_text(stdout, &o, run, &d);
+		print_text(stdout, &o, run, &m, &d);
 	if (!err && o.html && (err = write_html(&o, run)) != 0)
 		fprintf(stderr, "ffroute diff: %s: %s\n", o.html, strerror(-err));
-	lft_totals(&run[0], &run[1], &d, &compared, &differ, &nsw);
-	rc = differ ? CLI_FINDINGS : CLI_OK;
+	lft_totals(&run[0], &run[1], &m, &d, &tot);
+	rc = tot.differ || tot.one_side ? CLI_FINDINGS : CLI_OK;
 out:
 	if (err)
 		rc = CLI_ERROR;
@@ -573,6 +706,7 @@ out:
 		rc = CLI_ERROR;
 	}
 	free(d.block);
+	fabric_map_free(&m);
 	for (unsigned i = 0; i < 2; i++) {
 		check_run_free(&run[i]);
 		free(o.topo_path[i]);

@@ -22,7 +22,8 @@
 #include "report.h"
 
 const char cmd_route_help[] =
-	"usage: ffroute route FABRIC -o DIR [--format F] [--roles F] [--lmc N]\n"
+	"usage: ffroute route FABRIC -o DIR [--previous DIR] [--format F] [--roles F]\n"
+	"                     [--lmc N]\n"
 	"                     [--vl-limit N] [--rail-isolation auto|on|off]\n"
 	"                     [--non-tree decline|route] [--class-weights C,S,O]\n"
 	"                     [--no-tree-digits]\n"
@@ -37,10 +38,13 @@ const char cmd_route_help[] =
 	"  ffroute.ibroute     ibroute/dump_lfts-style blocks\n"
 	"  ffroute.sl          SL per (source group, LID), only when VLs are used\n"
 	"  opensm-sl2vl.dump   SL2VL per port, only when VLs are used\n"
+	"  ffroute.slots       where every CA is cabled: --previous of a later run\n"
 	"\n"
 	"  -o, --output DIR    output directory (created if missing)\n"
 	"  -f, --format F      topology format (default: detected); also --topo-format\n"
 	"  -r, --roles F       classification overrides (see ffroute classify)\n"
+	"  -p, --previous DIR  an earlier run's output: CAs that went away since keep\n"
+	"                      their places (DIR/ffroute.slots), so no other route moves\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
 	"      --rail-isolation auto|on|off  keep same-rail routes in their rail's plane:\n"
@@ -75,7 +79,7 @@ enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK,
        OPT_NO_SHIFT, OPT_THREADS };
 
 struct route_cli {
-	const char *fabric, *dir, *roles;
+	const char *fabric, *dir, *roles, *previous;
 	enum ffr_format fmt;
 	unsigned lmc;
 	bool check, json, quiet, verbose;
@@ -99,7 +103,8 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 	static const struct option lopts[] = {
 		{ "output", required_argument, NULL, 'o' }, { "format", required_argument, NULL, 'f' },
 		{ "topo-format", required_argument, NULL, 'f' },
-		{ "roles", required_argument, NULL, 'r' }, { "lmc", required_argument, NULL, OPT_LMC },
+		{ "roles", required_argument, NULL, 'r' },
+		{ "previous", required_argument, NULL, 'p' }, { "lmc", required_argument, NULL, OPT_LMC },
 		{ "vl-limit", required_argument, NULL, OPT_VL },
 		{ "rail-isolation", required_argument, NULL, OPT_RAILS },
 		{ "non-tree", required_argument, NULL, OPT_NON_TREE },
@@ -117,7 +122,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 	memset(o, 0, sizeof(*o));
 	route_opts_init(&o->ro);
 	cli_reset_getopt();
-	while ((opt = getopt_long(argc, argv, ":o:f:r:jqvh", lopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, ":o:f:r:p:jqvh", lopts, NULL)) != -1) {
 		switch (opt) {
 		case 'o': o->dir = optarg; break;
 		case 'f':
@@ -125,6 +130,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 				return CLI_ERROR;
 			break;
 		case 'r': o->roles = optarg; break;
+		case 'p': o->previous = optarg; break;
 		case OPT_LMC:
 			if (parse_num(cmd, "--lmc", optarg, 0, 7, &o->lmc))
 				return CLI_ERROR;
@@ -240,6 +246,12 @@ static int w_sl(const struct topo *t, const struct route_out *r, FILE *fp)
 	return sl_write(t, r->sl, r->sl_group, r->ngroups, lft_digest(t, r->lft, UINT32_MAX), fp);
 }
 
+static int w_slots(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	(void)t;
+	return slots_write(r->slots, r->nslots, fp);
+}
+
 static int w_sl2vl(const struct topo *t, const struct route_out *r, FILE *fp)
 {
 	return sl2vl_write(t, r->sl2vl, &r->vlx, fp);
@@ -283,6 +295,7 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 		{ "ffroute.ibroute", w_ibroute, false },
 		{ "ffroute.sl", w_sl, true },
 		{ "opensm-sl2vl.dump", w_sl2vl, true },
+		{ "ffroute.slots", w_slots, false },
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	struct cli_out of[NFILES];
@@ -347,6 +360,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	struct route_cli o;
 	struct cls_overrides ov = { 0 };
 	struct route_out ro;
+	struct route_slot *prev = NULL;
 	struct topo *t;
 	struct cls c;
 	bool classified;
@@ -356,6 +370,11 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	if (o.roles && cli_load_overrides(o.roles, &ov))
 		return CLI_ERROR;
+	if (o.previous && cli_load_slots(o.previous, &prev, &o.ro.nslots)) {
+		cls_overrides_free(&ov);
+		return CLI_ERROR;
+	}
+	o.ro.slots = prev;
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
 	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
 		if (rc == -ENOSPC)
@@ -368,6 +387,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 				strerror(-rc));
 		topo_free(t);
 		cls_overrides_free(&ov);
+		free(prev);
 		return CLI_ERROR;
 	}
 	o.ro.log = log_stderr;
@@ -408,6 +428,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		cls_free(&c);
 	topo_free(t);
 	cls_overrides_free(&ov);
+	free(prev);
 	if (rc == CLI_OK && o.check)
 		rc = check_dir(&o);
 	return rc;

@@ -24,6 +24,8 @@
 #include <ffroute/lft.h>
 #include <ffroute/topo.h>
 
+struct route_slot;
+
 enum ffr_format {
 	FFR_FMT_AUTO = 0,
 	/* topologies */
@@ -118,6 +120,12 @@ int topo_write_ibnd(const struct topo *t, FILE *fp);
 int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp);
 /** lft_write_ibroute - dump_lfts/ibroute-style dump */
 int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
+/** slots_write - ffroute.slots: the places of route_slots() (io_slots.c) */
+int slots_write(const struct route_slot *s, uint32_t n, FILE *fp);
+/** slots_read - read ffroute.slots; errors file:line:col into @dl; free *@out */
+int slots_read(const char *buf, size_t len, const char *fname, struct route_slot **out,
+	       uint32_t *nout, struct diag_list *dl);
+
 /**
  * sl_write - ffroute.sl: source group of every node and SL per (group, LID);
  * @lfts is lft_digest() of the LFTs the SLs were computed with.

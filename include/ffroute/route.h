@@ -34,6 +34,16 @@
 
 enum route_log_level { ROUTE_LOG_ERROR = 0, ROUTE_LOG_INFO, ROUTE_LOG_DEBUG };
 
+/* Where a CA was cabled: its place in D-mod-K order, kept while it is away
+ * (route_slots.c). */
+struct route_slot {
+	uint64_t sw_guid;	/* the switch it is cabled to */
+	uint8_t port;		/* the switch's port */
+	uint8_t tc;		/* enum cls_tclass */
+	uint16_t nlids;		/* its LIDs (1 << LMC) */
+	int16_t rail;		/* its rail, -1 none */
+};
+
 struct route_opts {
 	unsigned vl_limit;	/* most data VLs the engine may use (default 2) */
 	int rail_isolation;	/* -1 auto (on when rails are found), 0 off, 1 on */
@@ -55,6 +65,10 @@ struct route_opts {
 	unsigned threads;	/* 0 (default): 2 when 2 CPUs are online, else 1; 1: one
 				 * thread; 2: two.  The tables do not depend on it
 				 * (route_all.c) */
+	const struct route_slot *slots;	/* places of earlier passes (route_slots()); a
+					 * CA that went away keeps its rank while its
+					 * port is free; NULL: none */
+	uint32_t nslots;
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;
@@ -81,6 +95,8 @@ struct route_out {
 	bool rails_given_up;	/* auto rail isolation could not be kept: findings accepted */
 	uint64_t rail_findings;	/* ... rail_mix + rail_leave findings it leaves */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
+	struct route_slot *slots;	/* the places for the next pass (route_slots()) */
+	uint32_t nslots;
 	double seconds;		/* wall time of route_run */
 	char err[240];		/* why route_run failed */
 };
@@ -112,5 +128,9 @@ void route_out_free(struct route_out *out);
 int route_parse_class_weights(const char *s, unsigned w[3]);
 /** route_sl - SL of the path from @src_node to @dlid (0 when unknown) */
 uint8_t route_sl(const struct route_out *out, uint32_t src_node, uint32_t dlid);
+/** route_slots - the places after a pass over @t: its CA ports and @prev's kept ones
+ * (sorted by switch GUID and port; free *@out) */
+int route_slots(const struct topo *t, const struct cls *c, const struct route_slot *prev,
+		uint32_t nprev, struct route_slot **out, uint32_t *nout);
 
 #endif

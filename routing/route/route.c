@@ -55,6 +55,9 @@ void route_out_free(struct route_out *out)
 	free(out->sl_group);
 	free(out->sl2vl);
 	chk_vlx_free(&out->vlx);
+	free(out->slots);
+	out->slots = NULL;
+	out->nslots = 0;
 	out->lft = NULL;
 	out->sl = out->sl2vl = NULL;
 	out->sl_group = NULL;
@@ -108,6 +111,7 @@ static void logf_(const struct route_opts *o, enum route_log_level lvl, const ch
 
 struct dkey {
 	int16_t zone;
+	bool ghost;			/* a remembered place (route_slots.c): ranked, not routed */
 	uint32_t attach_node, pos;	/* pos: the attach switch's (cls pos) */
 	struct rt_dest d;
 };
@@ -125,13 +129,55 @@ static int cmp_dkey(const void *a, const void *b)
 	return x->d.lid < y->d.lid ? -1 : x->d.lid > y->d.lid;
 }
 
-/* Every routable LID, in position order, ranked per class. */
-static struct rt_dest *destinations(const struct topo *t, const struct cls *c, uint32_t *nd)
+/* Key of LID @lid on switch node @sw (zone, position). */
+static void dkey_at(const struct topo *t, const struct cls *c, struct dkey *k, uint32_t sw,
+		    uint32_t lid)
 {
-	struct dkey *k = malloc(((size_t)t->max_lid + 1) * sizeof(*k));
-	struct rt_dest *d;
-	uint32_t n = 0, rank[2 * CLS_TC_COUNT] = { 0 };
+	k->zone = c->zone[sw];
+	k->attach_node = sw;
+	k->pos = c->pos[sw];
+	k->d.attach = t->node_sw[sw];
+	k->d.lid = lid;
+}
 
+/* Remembered places whose port is free now, one key per LID (lid 0..nlids-1: order only). */
+static uint32_t ghosts(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		       struct dkey *k)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < o->nslots; i++) {
+		uint32_t p = rt_slot_port(t, &o->slots[i]);
+
+		for (uint32_t j = 0; p != TOPO_NONE && j < o->slots[i].nlids; j++, n++) {
+			memset(&k[n], 0, sizeof(k[n]));
+			dkey_at(t, c, &k[n], t->port_node[p], 0);
+			k[n].d.lid = j;	/* order within the place; routed as LID 0 */
+			k[n].ghost = true;
+			k[n].d.ghost = true;
+			k[n].d.port = (uint8_t)topo_port_num(t, p);
+			k[n].d.tc = o->slots[i].tc < CLS_TC_COUNT ? o->slots[i].tc : CLS_TC_OTHER;
+			k[n].d.rail = o->slots[i].rail;
+		}
+	}
+	return n;
+}
+
+/*
+ * Every routable LID, in position order, ranked per class; remembered
+ * places whose CA is away take their ranks too (route_slots.c).
+ */
+static struct rt_dest *destinations(const struct topo *t, const struct cls *c,
+				    const struct route_opts *o, uint32_t *nd)
+{
+	size_t nghost = 0;
+	struct dkey *k;
+	struct rt_dest *d;
+	uint32_t n = 0, m = 0, rank[2 * CLS_TC_COUNT] = { 0 };
+
+	for (uint32_t i = 0; i < o->nslots; i++)
+		nghost += o->slots[i].nlids;
+	k = malloc(((size_t)t->max_lid + 1 + nghost) * sizeof(*k));
 	if (!k)
 		return NULL;
 	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
@@ -140,6 +186,8 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 		if (p == TOPO_NONE)
 			continue;
 		node = t->port_node[p];
+		k[n].ghost = false;
+		k[n].d.ghost = false;
 		if (topo_is_switch(t, node)) {
 			sw = node;
 			k[n].d.port = 0;
@@ -154,22 +202,34 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c, u
 			k[n].d.tc = (uint8_t)cls_tclass_of((enum cls_role)c->role[node]);
 			k[n].d.rail = c->rail[node];
 		}
-		k[n].zone = c->zone[sw];
-		k[n].attach_node = sw;
-		k[n].pos = c->pos[sw];
-		k[n].d.attach = t->node_sw[sw];
-		k[n++].d.lid = lid;
+		dkey_at(t, c, &k[n++], sw, lid);
 	}
+	n += ghosts(t, c, o, k + n);
 	qsort(k, n, sizeof(*k), cmp_dkey);
 	d = malloc(((size_t)n + 1) * sizeof(*d));
 	if (d)	/* destinations on leaves and the others (e.g. spine LIDs) ranked apart */
 		for (uint32_t i = 0; i < n; i++) {
-			d[i] = k[i].d;
-			d[i].rank = rank[d[i].tc + (c->level[k[i].attach_node] == 1 ? 0 : CLS_TC_COUNT)]++;
+			d[m] = k[i].d;
+			d[m].rank = rank[d[m].tc + (c->level[k[i].attach_node] == 1 ? 0
+									 : CLS_TC_COUNT)]++;
+			if (d[m].ghost)
+				d[m].lid = 0;
+			m++;
 		}
 	free(k);
-	*nd = n;
+	*nd = m;
 	return d;
+}
+
+/* Keep the destinations that are present (in order); their count. */
+static uint32_t drop_ghosts(struct rt_dest *d, uint32_t nd)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < nd; i++)
+		if (!d[i].ghost)
+			d[m++] = d[i];
+	return m;
 }
 
 /* ---- engine ------------------------------------------------------------------------ */
@@ -333,7 +393,7 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = switch_ports(&r);
 	if (!rc)
 		rc = rt_scratch_alloc(&r);	/* sized by the switch ports */
-	if (!rc && !(d = destinations(t, c, &nd)))
+	if (!rc && !(d = destinations(t, c, o, &nd)))
 		rc = -ENOMEM;
 	if (!rc)
 		rc = class_counters(&r, d, nd);
@@ -350,8 +410,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	if (!rc && (rc = rt_route_all(&r, d, nd, &bad)) == -EINVAL)
 		snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
 			 "next hop toward LID %u", bad);
-	if (!rc && o->shift_refine)
-		rc = rt_shift_refine(&r, d, nd);
+	if (!rc && o->shift_refine)	/* on the LFT entries: ghosts have none */
+		rc = rt_shift_refine(&r, d, drop_ghosts(d, nd));
 	if (!rc)
 		rc = rt_sl_tables(&r);
 	if (!rc && out->rooted_lids)
@@ -554,6 +614,8 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 			out->rails_given_up = o->rail_isolation < 0 && out->rail_findings;
 		}
 	}
+	if (!rc && route_slots(t, c, o->slots, o->nslots, &out->slots, &out->nslots))
+		rc = -ENOMEM;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (rc) {

@@ -24,9 +24,12 @@
  *
  * Where.  Per zone, only where the model is exact: every compute
  * destination of the zone is one LID (LMC 0) on a leaf, all those leaves
- * reach the same up-group of m spines by one link each (healthy), and
- * W < m, with at most DBT_MAX_RANKS of them.  Elsewhere the digits stay
- * rank mod m.
+ * have the same up-group of m spines, one link to each, and W < m, with
+ * at most DBT_MAX_RANKS of them.  Elsewhere the digits stay rank mod m.
+ * A leaf that lost links to spines of its group (holes, route_pos.c)
+ * still counts as having them: the digits are those of the healthy
+ * fabric, so a failed link moves only the routes that crossed it (the
+ * hole's substitute carries them), not every destination of the zone.
  *
  * W = m (a full frame: 20 compute HCAs on a leaf, 20 spines).  Windows
  * of m distinct digits force rank mod m (each window of m is then a
@@ -443,7 +446,7 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 			z->m = r->upg_off[first + 1] - r->upg_off[first];
 		}
 		if (!n || x->attach != d[prev].attach) {
-			if (!rt_same_up_group(r, x->attach, first, z->m))
+			if (!rt_same_up_group(r, x->attach, first, z->m, true))
 				return 0;
 			run = 0;
 			z->nleaf++;

@@ -718,8 +718,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			return -EAGAIN;	/* route again, strict (route_root.c) */
 		r->strict = true;
 		r->ndesig = 1;
-		r->out->rooted_lids++;
-		for (uint32_t g = 0; g < r->out->ngroups; g++)
+		r->out->rooted_lids += !dst->ghost;
+		for (uint32_t g = 0; g < r->out->ngroups && !dst->ghost; g++)
 			r->out->sl[(size_t)g * r->out->nlids + dst->lid] = RT_SL_ROOTED;
 	}
 	r->turned = false;
@@ -740,6 +740,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			e = p == TOPO_NONE ? LFT_NONE : r->pnum[p];
 			if (p != TOPO_NONE && r->peer[p] != TOPO_NONE)
 				r->sub[r->peer[p]] += r->sub[s];
+			if (dst->ghost)
+				break;
 			r->turned |= r->mode[s] >= RM_TURN;
 			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
 				struct route_out *o = r->out;
@@ -752,11 +754,15 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		}
 		if (e == LFT_NONE)
 			return -EINVAL;	/* a label always has a next hop */
+		if (dst->ghost)
+			continue;
 		*rt_col(r, s) = e;
 		r->out->routes++;
 	}
 	if (r->turned && (rc = rt_mark_turns(r)))
 		return rc;
+	if (dst->ghost)
+		return 0;
 	r->col_lid[r->ncol++] = dst->lid;
 	if (r->ncol == LFT_COLS)
 		rt_col_flush(r);

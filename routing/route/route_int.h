@@ -37,6 +37,8 @@ struct rt_dest {
 	uint8_t tc;		/* enum cls_tclass */
 	uint32_t rank;		/* rank within its class, in position order */
 	int16_t rail;		/* the destination CA's rail, -1 none */
+	bool ghost;		/* a remembered place (route_slots.c): routed for the
+				 * balance counters only, no LFT entry (lid 0) */
 };
 
 /* Bucket queue: vectors of switch ordinals per distance. */
@@ -146,6 +148,8 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 	return r->c->level[n] >= 2;
 }
 
+/** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */
+uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s);
 /** rt_up_groups - build upg_off, upg, upg_ord, upg_opos, upg_alt, upg_port (route_pos.c) */
 int rt_up_groups(struct rt *r);
 /** rt_up_index - index into upg of the up-switch D-mod-K gives @rank at @s, or TOPO_NONE */
@@ -162,8 +166,9 @@ static inline uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t ran
 
 	return i == TOPO_NONE ? TOPO_NONE : r->upg[i];
 }
-/** rt_same_up_group - whether @u's up-group is @g's (@m members), one link each, no holes */
-bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m);
+/** rt_same_up_group - whether @u's up-group is @g's (@m members), one link each to those it
+ * reaches, and no holes unless @holes_ok */
+bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m, bool holes_ok);
 /** rt_up_pos - position of switch @w in @s's up-group, or TOPO_NONE */
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */

@@ -240,15 +240,18 @@ uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w)
 }
 
 /* Whether leaf @u's up-group is @g's (@m members, same order), reached by one link each. */
-bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m)
+bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m, bool holes_ok)
 {
 	uint32_t b = r->upg_off[u];
 
 	if (!m || r->upg_off[u + 1] - b != m || memcmp(r->upg + b, r->upg + r->upg_off[g],
 						 m * sizeof(*r->upg)))
 		return false;
-	for (uint32_t i = 0; i < m; i++)
-		if (r->upg_alt[b + i] != i || r->upg_port[b + i] == RT_NOPORT)
+	for (uint32_t i = 0; i < m; i++) {
+		bool hole = r->upg_alt[b + i] != i;
+
+		if (hole ? !holes_ok : r->upg_port[b + i] == RT_NOPORT)
 			return false;
+	}
 	return true;
 }

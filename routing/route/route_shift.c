@@ -692,7 +692,7 @@ static int shz_job(struct shz *z, const struct rt_dest *d, uint32_t nd, int16_t 
 			first = v[i].attach;
 			m = r->upg_off[first + 1] - r->upg_off[first];
 		}
-		holes |= !rt_same_up_group(r, v[i].attach, first, m);
+		holes |= !rt_same_up_group(r, v[i].attach, first, m, false);
 		z->nleaf++;
 	}
 	if (n < 4 || z->nleaf < 2 || !holes)

@@ -179,7 +179,7 @@ run 0 "$FFROUTE" diff "$W/esc-minhop" "$W/esc-swap"
 run 0 "$FFROUTE" diff "$W/esc-minhop" \
 	"$W/esc-swap/opensm-subnet.lst:$W/esc-minhop/opensm-lfts.dump"
 run 2 "$FFROUTE" diff "$W/frame-minhop" "$W/esc-minhop"
-grep -q 'not the same fabric' "$W/err"
+grep -q 'not states of one fabric: no switch GUID is in both' "$W/err"
 check $? "diff of two fabrics says why"
 run 2 "$FFROUTE" diff "$W/esc-minhop"
 run 2 "$FFROUTE" diff "$W/esc-minhop" "$W/no-such-dir"

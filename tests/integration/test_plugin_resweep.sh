@@ -6,6 +6,8 @@
 # ffroute again ("ffroute: pass N", "ffroute tables configured"), log how
 # many LFT blocks changed (> 0 after a change), and the tables read back
 # from the switches (ffroute check --live) must have no hard finding.
+# A host that goes away moves no other destination's entry; when it is
+# back, the tables are the healthy ones.
 # Without the spine, its routes move to the other one; with it back, the
 # routing is the original one again (identical tables).
 # Under valgrind (VALGRIND=1, as in .ci/run's soak): no leak or error with a
@@ -55,28 +57,48 @@ live_ok() {	# live_ok LABEL: the switches' tables have no hard finding
 	sim_run dump_lfts >"$SIM_DIR/$1.lfts" 2>/dev/null || fail "$1: dump_lfts"
 }
 changed() {	# changed N: blocks changed reported by pass N
-	grep "ffroute: pass $1:" "$log" | sed -E 's/.*ffroute: pass [0-9]+: ([0-9]+) LFT blocks changed.*/\1/' | tail -1
+	grep "ffroute: pass $1:" "$log" | sed -E 's/.*ffroute: pass [0-9]+: [0-9]+ LFT entries, ([0-9]+) blocks changed.*/\1/' | tail -1
+}
+entries() {	# entries N: entries changed reported by pass N
+	grep "ffroute: pass $1:" "$log" | sed -E 's/.*ffroute: pass [0-9]+: ([0-9]+) LFT entries.*/\1/' | tail -1
 }
 
 wait_pass 1
 live_ok healthy
-sim_cmd 'Unlink "leaf01"[3]'
+# a host reboots: no other destination's entry moves (its place is kept),
+# and when it is back the tables are the healthy ones again
+lid=$(grep "'cn0001 " "$SIM_DIR/healthy.lfts" | head -1 | cut -d' ' -f1)
+[ -n "$lid" ] || fail "no LID of cn0001 in the healthy tables"
+sim_cmd 'Unlink "leaf01"[1]'
 wait_pass 2
-[ "$(changed 2)" -gt 0 ] || fail "pass 2 changed no LFT block after a link went down"
+live_ok host-down
+moved=$(diff "$SIM_DIR/healthy.lfts" "$SIM_DIR/host-down.lfts" | grep '^[<>] 0x' |
+	grep -v "^[<>] $lid " | wc -l)
+[ "$moved" -eq 0 ] || fail "a host went away and $moved entries of other destinations moved: \
+$(diff "$SIM_DIR/healthy.lfts" "$SIM_DIR/host-down.lfts" | head -8)"
+sim_cmd 'ReLink "leaf01"[1]'
+wait_pass 3
+live_ok host-up
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/host-up.lfts" || fail "tables after the host came back differ"
+sim_cmd 'Unlink "leaf01"[3]'
+wait_pass 4
+[ "$(changed 4)" -gt 0 ] || fail "pass 4 changed no LFT block after a link went down"
 live_ok link-down
 sim_cmd 'ReLink "leaf01"[3]'
-wait_pass 3
+wait_pass 5
 live_ok link-up
 cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/link-up.lfts" || fail "tables after the link came back differ"
 sim_cmd 'Unlink "spine02"'
-wait_pass 4
-[ "$(changed 4)" -gt 0 ] || fail "pass 4 changed no LFT block after a spine went down"
+wait_pass 6
+[ "$(changed 6)" -gt 0 ] || fail "pass 6 changed no LFT block after a spine went down"
 live_ok spine-down
 sim_cmd 'ReLink "spine02"'
-wait_pass 5
+wait_pass 7
 live_ok spine-up
 grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
-echo "ok: link and spine down/up: re-routed each time ($(changed 2), $(changed 3), $(changed 4), $(changed 5) blocks changed), live tables clean"
+echo "ok: host, link and spine down/up: re-routed each time (LFT entries/blocks changed: \
+$(entries 2)/$(changed 2), $(entries 3)/$(changed 3), $(entries 4)/$(changed 4), \
+$(entries 5)/$(changed 5), $(entries 6)/$(changed 6), $(entries 7)/$(changed 7)), live tables clean"
 sim_opensm_stop
 echo quit >&3
 exec 3>&-

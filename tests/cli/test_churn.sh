@@ -1,0 +1,124 @@
+#!/bin/sh
+# test_churn.sh - stable routing offline (issue 27): a fault is a change of
+# one fabric, LIDs kept (tests/lib/fabric_edit.py on the fabric.topo that
+# `ffroute route` wrote), routed with --previous of the healthy run:
+#   1. mini (by hand, 6 switches, 8 CAs, 14 LIDs, one LFT block per
+#      switch): cn0001 goes away: `ffroute diff` counts 0 differing entries
+#      of the 13 destinations in both on the 6 switches (78), 6 entries of
+#      the destination in A only, 6 blocks (its block on every switch);
+#      without --previous the others' ranks shift and 9 entries move;
+#   2. ff2-bridge-small and rail2-small: a compute host, a storage server
+#      (both HCAs) and a whole rail host go away: no other destination's
+#      entry changes; back: opensm-lfts.dump byte-identical to the healthy
+#      one; a link fails and comes back: identical again;
+#   3. ffroute.slots errors are file:line:col (exit 2); diff of two
+#      fabrics with no switch in common is refused (exit 2).
+# Needs python3.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
+
+: "${FFROUTE:?FFROUTE not set}"
+: "${top_srcdir:?top_srcdir not set}"
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+
+FAB=$top_srcdir/fabrics
+EDIT="python3 $top_srcdir/tests/lib/fabric_edit.py"
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-churn.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+
+. "$top_srcdir/tests/lib/tap.sh"
+
+# route NAME FABRIC [OPTIONS...] into $TMP/NAME
+route() {
+	name=$1 fab=$2
+	shift 2
+	"$FFROUTE" route -q "$fab" -o "$TMP/$name" "$@" 2>"$TMP/$name.err" ||
+		not_ok "route $name $*" "$TMP/$name.err"
+}
+# diffline A B PATTERN MESSAGE: `ffroute diff A B` prints a line matching PATTERN
+diffline() {
+	"$FFROUTE" diff --no-metrics "$TMP/$1" "$TMP/$2" >"$TMP/d.out" 2>&1
+	if grep -q -E "$3" "$TMP/d.out"; then ok "$4"; else not_ok "$4" "$TMP/d.out"; fi
+}
+# name_of TOPO DESC: the quoted ibnetdiscover name of the node described DESC
+name_of() {
+	sed -n "s/^\(Ca\|Switch\)[[:space:]]*[0-9]* \"\([^\"]*\)\".*# \"$2\".*/\2/p" "$1" | head -1
+}
+
+# ---- 1. mini, by hand
+route mini "$FAB/demo/mini.net"
+h=$(name_of "$TMP/mini/fabric.topo" "cn0001 mlx5_0")
+$EDIT "$TMP/mini/fabric.topo" "$TMP/m1.topo" "node:$h" || not_ok "edit mini"
+route m1 "$TMP/m1.topo" --previous "$TMP/mini"
+diffline mini m1 '^LFT entries that differ: 0 of 78 on 0 of 6 switches$' \
+	"mini without cn0001: 0 of the 78 entries of the others differ"
+diffline mini m1 '^LFT blocks that differ: 6 of 6 on 6 switches$' "... its block on every switch"
+diffline mini m1 '^entries of destinations in A only or B only: 6$' "... its 6 entries apart"
+diffline mini m1 'nodes only in A: 1, only in B: 0; links only in A: 1, only in B: 0' \
+	"... B is A without one node and its link"
+route m1-fresh "$TMP/m1.topo"
+diffline mini m1-fresh '^LFT entries that differ: 9 of 78' \
+	"without --previous the ranks shift: 9 entries of others move"
+
+# ---- 2. hosts, storage, a rail host and a link go away and come back
+churn() {	# churn LABEL HEALTHY-DIR EDIT...: the others stay, healing is identical
+	label=$1 base=$2
+	shift 2
+	$EDIT "$TMP/$base/fabric.topo" "$TMP/$label.topo" "$@" || { not_ok "edit $label"; return; }
+	route "$label" "$TMP/$label.topo" --previous "$TMP/$base"
+	route "$label-back" "$TMP/$base/fabric.topo" --previous "$TMP/$label"
+	if cmp -s "$TMP/$base/opensm-lfts.dump" "$TMP/$label-back/opensm-lfts.dump"; then
+		ok "$label: back, the tables are the healthy ones"
+	else
+		not_ok "$label: back, the tables differ from the healthy ones"
+	fi
+}
+route ff2 "$FAB/ff2-bridge-small.net"
+t=$TMP/ff2/fabric.topo
+cn=$(name_of "$t" "cn0007 mlx5_0")
+st0=$(name_of "$t" "st003 mlx5_0")
+st1=$(name_of "$t" "st003 mlx5_1")
+churn ff2-cn ff2 "node:$cn"
+diffline ff2 ff2-cn '^LFT entries that differ: 0 of ' "ff2: a compute host away: no other entry moves"
+churn ff2-st ff2 "node:$st0" "node:$st1"
+diffline ff2 ff2-st '^LFT entries that differ: 0 of ' "ff2: a storage server away: no other entry moves"
+sp=$(sed -n 's/^\[\([0-9]*\)\][[:space:]]*"\(S-[0-9a-f]*\)"\[\([0-9]*\)\].*/\2/p' "$t" | head -1)
+lf=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*L01\/U1.*/\1/p' "$t" | head -1)
+port=$(awk -v sw="\"$lf\"" '$1 == "Switch" && $3 == sw { on = 1; next } /^$/ { on = 0 }
+	on && /"S-/ { gsub(/[\[\]]/, "", $1); print $1; exit }' "$t")
+churn ff2-link ff2 "port:$lf:$port"
+
+route rail "$FAB/rail2-small.net"
+t=$TMP/rail/fabric.topo
+set --
+for k in 0 1 2 3 4 5 6 7; do
+	n=$(name_of "$t" "gpu003 mlx5_$k")
+	[ -n "$n" ] && set -- "$@" "node:$n"
+done
+[ $# -eq 8 ] && ok "rail2: the 8 HCAs of gpu003" || not_ok "rail2: $# HCAs of gpu003 found"
+churn rail-host rail "$@"
+diffline rail rail-host '^LFT entries that differ: 0 of ' "rail2: a host's 8 HCAs away: no other entry moves"
+
+# ---- 3. bad input
+mkdir -p "$TMP/bad"
+printf 'slot 0x10 3 compute 1 -\nslot 0x10 0 compute 1 -\nslot 0x10 4 gpu 1 -\nslot 0x10 5 other 3 -\n' \
+	>"$TMP/bad/ffroute.slots"
+"$FFROUTE" route -q "$FAB/demo/mini.net" -o "$TMP/x" --previous "$TMP/bad" 2>"$TMP/bad.err"
+rc=$?
+if [ $rc -eq 2 ] && grep -q 'ffroute.slots:2:11: error: port 0 is the switch' "$TMP/bad.err" &&
+	grep -q 'ffroute.slots:3:13: error: expected a class' "$TMP/bad.err" &&
+	grep -q 'ffroute.slots:4:19: error: a LID count is a power of two' "$TMP/bad.err" &&
+	[ ! -d "$TMP/x" ]; then
+	ok "a bad ffroute.slots: file:line:col, exit 2, nothing written"
+else
+	not_ok "a bad ffroute.slots (exit $rc)" "$TMP/bad.err"
+fi
+"$FFROUTE" route -q "$FAB/demo/mini.net" -o "$TMP/x" --previous "$TMP/none" 2>"$TMP/none.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'ffroute.slots' "$TMP/none.err" && ok "--previous without ffroute.slots: exit 2" ||
+	not_ok "--previous without ffroute.slots (exit $rc)" "$TMP/none.err"
+route frame "$FAB/frame-discrete-small.net"
+"$FFROUTE" diff "$TMP/mini" "$TMP/frame" >/dev/null 2>"$TMP/two.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'no switch GUID is in both' "$TMP/two.err" && ok "diff of two fabrics refused" ||
+	not_ok "diff of two fabrics (exit $rc)" "$TMP/two.err"
+tap_done
