@@ -57,11 +57,15 @@ struct ffr_ctx {
 	struct ffr_conf conf;
 	unsigned passes;
 	struct ffr_state *st;	/* NULL until a sweep succeeds */
+	struct ffr_state *base;	/* the last pass routed from scratch on a fabric that was
+				 * not the base minus something: routes a fault leaves
+				 * intact are kept from it (route_incr.c); may be st */
 	uint32_t qos_said;	/* the QoS clash last logged (0x10000 | SLs), 0: none */
 	bool declined;		/* this pass: not a tree, left to the next engine (RE13) */
 	struct route_slot *slots;	/* CAs' places (route_slots.c), kept across passes */
 	uint32_t nslots;
 	bool slots_read;	/* ffroute.slots of an earlier run was looked for */
+	struct route_base base_view;	/* route_opts.base: c->base's fabric and tables */
 };
 
 /*
@@ -95,6 +99,25 @@ static void state_free(struct ffr_state *st)
 	cls_free(&st->c);
 	topo_free(st->t);
 	free(st);
+}
+
+/*
+ * @st (NULL: none, after a failed pass) is the state in force; it becomes
+ * the base too unless it kept the base in force (the fabric is the base
+ * minus something).  A failed pass keeps the base: the next pass may be
+ * incremental from it again.
+ */
+static void set_state(struct ffr_ctx *c, struct ffr_state *st)
+{
+	struct ffr_state *old = c->st, *old_base = c->base;
+
+	c->st = st;
+	if (st && !st->out.base_in_force)
+		c->base = st;
+	if (old && old != c->st && old != c->base)
+		state_free(old);
+	if (old_base && old_base != old && old_base != c->base && old_base != c->st)
+		state_free(old_base);
 }
 
 static void log_diags(struct ffr_ctx *c, const struct diag_list *dl)
@@ -180,6 +203,10 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	}
 	o.slots = c->slots;
 	o.nslots = c->nslots;
+	if (c->base) {
+		c->base_view = (struct route_base){ c->base->t, c->base->out.lft };
+		o.base = &c->base_view;
+	}
 	o.log = log_core;
 	o.log_ctx = c;
 	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
@@ -288,6 +315,7 @@ static int ffr_build_fwd_tables(void *context)
 	struct timespec t0, t1;
 	struct ffr_state *st;
 	unsigned entries, changed, nlids = 0;
+	char mode[80];
 
 	c->passes++;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -296,8 +324,7 @@ static int ffr_build_fwd_tables(void *context)
 	st = route_subnet(c);
 	if (!st || install(c, st, &entries, &changed)) {
 		state_free(st);
-		state_free(c->st);	/* the next engine's tables: its SLs, not ours */
-		c->st = NULL;
+		set_state(c, NULL);	/* the next engine's tables: its SLs, not ours */
 		ffr_dump_sl(c->osm, NULL, NULL);
 		if (!c->declined)
 			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE03: ffroute: pass %u: no LFT "
@@ -307,16 +334,21 @@ static int ffr_build_fwd_tables(void *context)
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	for (uint32_t lid = 1; lid <= st->t->max_lid; lid++)
 		nlids += st->t->lid_port[lid] != TOPO_NONE;
+	if (st->out.incremental)
+		snprintf(mode, sizeof(mode), "incremental (LIDs kept %u, patched %u, re-routed %u)",
+			 st->out.kept_lids, st->out.patched_lids, st->out.rerouted_lids);
+	else
+		snprintf(mode, sizeof(mode), "from scratch");
 	/* one line, short enough for OpenSM's log line limit */
 	OSM_LOG(&c->osm->log, OSM_LOG_INFO,
 		"ffroute: pass %u: %u LFT entries, %u blocks changed; %u switches, %u CAs, %u LIDs, %u VL%s, "
 		"%u zone%s, %u rails, %u LIDs rooted, tree digits %u/%u, shifts refined %u, max %u "
-		"routes/link, %.3f s\n", c->passes,
+		"routes/link, %s, %.3f s\n", c->passes,
 		entries, changed, st->t->nswitches, st->t->ncas, nlids, st->out.nvls,
 		st->out.nvls > 1 ? "s" : "", st->c.nzones, st->c.nzones == 1 ? "" : "s",
 		st->c.nrails, st->out.rooted_lids, st->out.tree_zones - st->out.tree_left,
 		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
-		(double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		mode, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (st->out.single_order)
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: pass %u: %s leaves %u "
 			"VL%s, too few for this fabric's VL layers: every LID routed up*/down* in one "
@@ -336,8 +368,7 @@ static int ffr_build_fwd_tables(void *context)
 	st->out.slots = NULL;
 	st->out.nslots = 0;
 	ffr_slots_save(c->osm, c->slots, c->nslots);
-	state_free(c->st);
-	c->st = st;
+	set_state(c, st);
 	return 0;
 }
 
@@ -400,8 +431,10 @@ static void ffr_destroy(void *context)
 {
 	struct ffr_ctx *c = context;
 
-	state_free(c->st);	/* the context itself belongs to the plugin */
-	c->st = NULL;
+	set_state(c, NULL);	/* the context itself belongs to the plugin */
+	if (c->base)
+		state_free(c->base);
+	c->base = NULL;
 }
 
 static int ffr_setup(struct osm_routing_engine *re, struct osm_opensm *osm)
@@ -456,7 +489,9 @@ static void ffr_delete(void *plugin_data)
 
 	if (!c)
 		return;
-	state_free(c->st);
+	set_state(c, NULL);
+	if (c->base)
+		state_free(c->base);
 	ffr_conf_free(&c->conf);
 	free(c->slots);
 	free(c);

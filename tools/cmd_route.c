@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <ffroute/route.h>
 
@@ -44,7 +45,10 @@ const char cmd_route_help[] =
 	"  -f, --format F      topology format (default: detected); also --topo-format\n"
 	"  -r, --roles F       classification overrides (see ffroute classify)\n"
 	"  -p, --previous DIR  an earlier run's output: CAs that went away since keep\n"
-	"                      their places (DIR/ffroute.slots), so no other route moves\n"
+	"                      their places (DIR/ffroute.slots); when FABRIC is that\n"
+	"                      run's base fabric minus something (faults), the routes\n"
+	"                      the faults left intact are kept (incremental), and\n"
+	"                      DIR/base/ keeps that base (fabric.topo, opensm-lfts.dump)\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
 	"      --rail-isolation auto|on|off  keep same-rail routes in their rail's plane:\n"
@@ -333,6 +337,74 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 	return rc;
 }
 
+/*
+ * --previous DIR: the base is DIR/base/ (fabric.topo + opensm-lfts.dump)
+ * when that run kept one (the fabric lacked some of it), else what it wrote
+ * (it was its own base).
+ */
+static int load_base(const char *dir, struct route_base *b)
+{
+	char topo[4096], lfts[4096];
+	struct stat st;
+	struct topo *t;
+	struct lft *l;
+
+	snprintf(topo, sizeof(topo), "%s/base/fabric.topo", dir);
+	snprintf(lfts, sizeof(lfts), "%s/base/opensm-lfts.dump", dir);
+	if (stat(topo, &st)) {
+		snprintf(topo, sizeof(topo), "%s/fabric.topo", dir);
+		snprintf(lfts, sizeof(lfts), "%s/opensm-lfts.dump", dir);
+	}
+	t = cli_load_topo(topo, FFR_FMT_AUTO, NULL);
+	l = t ? cli_load_lft(lfts, FFR_FMT_AUTO, t) : NULL;
+	if (!l) {
+		topo_free(t);
+		return -EINVAL;
+	}
+	b->t = t;
+	b->lft = l;
+	return 0;
+}
+
+static void free_base(struct route_base *b)
+{
+	topo_free((struct topo *)b->t);
+	lft_free((struct lft *)b->lft);
+	b->t = NULL;
+	b->lft = NULL;
+}
+
+/* The base stays in force (the fabric lacks some of it): DIR/base/ keeps a copy; else none. */
+static int write_base(const char *dir, const struct route_base *b, const struct route_out *ro)
+{
+	struct route_out bo = { .lft = (struct lft *)b->lft };
+	char sub[4096], topo[4200], lfts[4200];
+	struct cli_out of[2];
+	int rc;
+
+	snprintf(sub, sizeof(sub), "%s/base", dir);
+	snprintf(topo, sizeof(topo), "%s/fabric.topo", sub);
+	snprintf(lfts, sizeof(lfts), "%s/opensm-lfts.dump", sub);
+	if (!b->t || !ro->base_in_force) {
+		remove(topo);
+		remove(lfts);
+		rmdir(sub);
+		return 0;
+	}
+	if (mkdir_p(sub)) {
+		rc = -errno;
+		fprintf(stderr, "ffroute route: %s: %s\n", sub, strerror(-rc));
+		return rc;
+	}
+	rc = write_one(sub, "fabric.topo", b->t, &bo, w_topo, &of[0], topo, sizeof(topo));
+	if (!rc && (rc = write_one(sub, "opensm-lfts.dump", b->t, &bo, w_osm, &of[1], lfts,
+				   sizeof(lfts))))
+		cli_out_commit(&of[0], false);
+	if (!rc && (rc = cli_out_commit(&of[0], true)) == 0)
+		rc = cli_out_commit(&of[1], true);
+	return rc;
+}
+
 static int check_dir(const struct route_cli *o)
 {
 	struct check_input in = { .dir = o->dir, .roles = o->roles };
@@ -361,6 +433,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	struct cls_overrides ov = { 0 };
 	struct route_out ro;
 	struct route_slot *prev = NULL;
+	struct route_base base = { 0 };
 	struct topo *t;
 	struct cls c;
 	bool classified;
@@ -370,11 +443,16 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	if (o.roles && cli_load_overrides(o.roles, &ov))
 		return CLI_ERROR;
-	if (o.previous && cli_load_slots(o.previous, &prev, &o.ro.nslots)) {
+	if (o.previous && (cli_load_slots(o.previous, &prev, &o.ro.nslots) ||
+			   load_base(o.previous, &base))) {
+		free(prev);
+		free_base(&base);
 		cls_overrides_free(&ov);
 		return CLI_ERROR;
 	}
 	o.ro.slots = prev;
+	if (base.t)
+		o.ro.base = &base;
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
 	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
 		if (rc == -ENOSPC)
@@ -388,6 +466,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		topo_free(t);
 		cls_overrides_free(&ov);
 		free(prev);
+		free_base(&base);
 		return CLI_ERROR;
 	}
 	o.ro.log = log_stderr;
@@ -401,7 +480,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	} else if (route_run(t, &c, &o.ro, &ro)) {
 		rc = CLI_FINDINGS;	/* refused: the reason was logged */
 	} else {
-		rc = write_all(o.dir, t, &ro) ? CLI_ERROR : CLI_OK;
+		rc = write_all(o.dir, t, &ro) || write_base(o.dir, &base, &ro) ? CLI_ERROR : CLI_OK;
 		if (!rc && !o.quiet)
 			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
 				"%llu switch turn routes, %u LIDs rooted, tree digits in %u zone%s "
@@ -418,6 +497,12 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 				"loop, but %llu zone-rule findings: routes that detour through another "
 				"zone, and a hot root)\n", o.ro.vl_limit, o.ro.vl_limit == 1 ? "" : "s",
 				(unsigned long long)ro.zone_detours);
+		if (!rc && !o.quiet && ro.incremental)
+			fprintf(stderr, "ffroute route: incremental: %u LIDs keep the base's routes, "
+				"%u patched where they met a fault, %u re-routed\n", ro.kept_lids,
+				ro.patched_lids, ro.rerouted_lids);
+		else if (!rc && !o.quiet && o.ro.base)
+			fprintf(stderr, "ffroute route: routed from scratch: %s\n", ro.mode_why);
 		if (!rc && ro.rails_given_up)
 			fprintf(stderr, "ffroute route: rail isolation could not be kept: %llu "
 				"rail finding(s) accepted; routes still avoid other rails' leaves "
@@ -429,6 +514,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	topo_free(t);
 	cls_overrides_free(&ov);
 	free(prev);
+	free_base(&base);
 	if (rc == CLI_OK && o.check)
 		rc = check_dir(&o);
 	return rc;

@@ -44,6 +44,12 @@ struct route_slot {
 	int16_t rail;		/* its rail, -1 none */
 };
 
+/* The fabric as it was whole and its tables routed from scratch (route_incr.c). */
+struct route_base {
+	const struct topo *t;
+	const struct lft *lft;
+};
+
 struct route_opts {
 	unsigned vl_limit;	/* most data VLs the engine may use (default 2) */
 	int rail_isolation;	/* -1 auto (on when rails are found), 0 off, 1 on */
@@ -69,6 +75,9 @@ struct route_opts {
 					 * CA that went away keeps its rank while its
 					 * port is free; NULL: none */
 	uint32_t nslots;
+	const struct route_base *base;	/* when the fabric is this base minus something,
+					 * routes it did not break are kept (route_incr.c);
+					 * NULL: from scratch */
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;
@@ -95,6 +104,11 @@ struct route_out {
 	bool rails_given_up;	/* auto rail isolation could not be kept: findings accepted */
 	uint64_t rail_findings;	/* ... rail_mix + rail_leave findings it leaves */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
+	bool base_in_force;	/* the fabric is opts.base minus something: keep that base */
+	bool incremental;	/* the base's routes kept where intact (opts.base) */
+	uint32_t kept_lids, patched_lids, rerouted_lids;	/* ... LIDs that kept them whole,
+							 * patched around a fault, re-routed */
+	char mode_why[240];	/* why the pass was from scratch when a base was given */
 	struct route_slot *slots;	/* the places for the next pass (route_slots()) */
 	uint32_t nslots;
 	double seconds;		/* wall time of route_run */

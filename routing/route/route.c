@@ -336,6 +336,9 @@ static void rt_free(struct rt *r)
 	free(r->upg_off);
 	free(r->upg);
 	free(r->upg_alt);
+	free(r->upg_reach);
+	free(r->upg_rix);
+	free(r->upg_nr);
 	free(r->upg_port);
 	free(r->upg_ord);
 	free(r->upg_opos);
@@ -350,6 +353,7 @@ static void rt_free(struct rt *r)
 		free(r->load[k]);
 		free(r->dsg[k]);
 		free(r->pload[k]);
+		free(r->holes[k]);
 	}
 }
 
@@ -367,7 +371,8 @@ static int class_counters(struct rt *r, const struct rt_dest *d, uint32_t nd)
 		r->load[k] = calloc(np, sizeof(uint32_t));
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
 		r->pload[k] = calloc(np, sizeof(uint32_t));
-		if (!r->load[k] || !r->dsg[k] || !r->pload[k])
+		r->holes[k] = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
+		if (!r->load[k] || !r->dsg[k] || !r->pload[k] || !r->holes[k])
 			return -ENOMEM;
 	}
 	return 0;
@@ -524,6 +529,35 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	return rc;
 }
 
+/*
+ * The base's routes where this fabric left them intact (route_incr.c),
+ * verified like any tables; -EAGAIN when they fail (mode_why says why).
+ */
+static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		       struct route_out *out, unsigned soft)
+{
+	struct rt_merge_count n;
+	int rc;
+
+	out->max_link_routes = 0;
+	rc = rt_base_merge(t, o->base, out->lft, &n);
+	if (!rc && verify(t, c, o->threads, out, soft)) {
+		snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept where "
+			 "intact fail the verification (%.160s)", out->err);
+		return -EAGAIN;
+	}
+	if (!rc) {
+		out->incremental = true;
+		out->kept_lids = n.intact;
+		out->patched_lids = n.patched;
+		out->rerouted_lids = n.rerouted;
+		logf_(o, ROUTE_LOG_INFO, "incremental: %u LIDs keep the base's routes, %u "
+		      "patched where they met a fault, %u re-routed", n.intact, n.patched,
+		      n.rerouted);
+	}
+	return rc;
+}
+
 /* Compute, check the VL count, verify (@rails_soft: the rail rules do not refuse). */
 static int attempt(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		   struct route_out *out, bool rails_soft)
@@ -541,18 +575,15 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 	return rc;
 }
 
-int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
-	      struct route_out *out)
+/* Route from scratch (the attempts above), verify; @soft: what the verification let through. */
+static int run_once(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		    struct route_out *out, unsigned *soft)
 {
 	struct timespec t0, t1;
-	struct route_opts def, first;
+	struct route_opts first;
 	bool rails_soft = false;
 	int rc;
 
-	if (!o) {
-		route_opts_init(&def);
-		o = &def;
-	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	memset(out, 0, sizeof(*out));
 	if (c->nreasons) {
@@ -614,6 +645,8 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 			out->rails_given_up = o->rail_isolation < 0 && out->rail_findings;
 		}
 	}
+	*soft = (rails_soft ? VF_RAILS_SOFT : 0) |
+		(out->single_order ? VF_ZONES_SOFT | (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT) : 0);
 	if (!rc && route_slots(t, c, o->slots, o->nslots, &out->slots, &out->nslots))
 		rc = -ENOMEM;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -633,4 +666,53 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	      (unsigned long long)out->routes, out->nvls, (unsigned long long)out->turn_routes,
 	      out->seconds);
 	return 0;
+}
+
+/*
+ * From scratch, or, when the fabric is the base minus something, this
+ * pass's routes only where the base's meet a fault (route_incr.c): the
+ * leaf entries are then the base's, so this pass's shift refinement
+ * (tuned to its own tables) is left out; if the merged tables fail the
+ * verification, the pass is routed again from scratch, refinement and all.
+ */
+int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
+	      struct route_out *out)
+{
+	struct route_opts def, own;
+	char why[sizeof(out->mode_why)] = "";
+	struct timespec t0, t1;
+	unsigned soft = 0;
+	int sub = -1, rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!o) {
+		route_opts_init(&def);
+		o = &def;
+	}
+	own = *o;
+	if (o->base && o->verify)
+		sub = rt_base_subset(t, o->base, why, sizeof(why));
+	if (sub >= 0)
+		own.shift_refine = false;
+	rc = run_once(t, c, &own, out, &soft);
+	if (!rc && sub >= 0) {
+		out->base_in_force = sub == 1;
+		rc = incremental(t, c, o, out, soft);
+		if (rc == -EAGAIN) {	/* refused: from scratch */
+			memcpy(why, out->mode_why, sizeof(why));
+			route_out_free(out);
+			rc = run_once(t, c, o, out, &soft);
+			out->base_in_force = sub == 1;
+		}
+	}
+	if (o->base && !out->incremental) {
+		memcpy(out->mode_why, why, sizeof(out->mode_why));
+		if (!rc)
+			logf_(o, ROUTE_LOG_INFO, "routed from scratch: %s", why);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	if (!rc)
+		out->seconds = (double)(t1.tv_sec - t0.tv_sec) +
+			       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	return rc;
 }

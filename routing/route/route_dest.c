@@ -576,12 +576,34 @@ static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uin
  * up_by_target() holds, only the target matters: its one port if that is
  * a candidate (then @tie is not filled), else target_keys().
  */
+/*
+ * The up-group index @dst takes at @s: D-mod-K's (rt_up_index), except that
+ * a leaf sends the destinations of a lost member to the members it still
+ * reaches in turn, per class, so that they add one route to each up-link
+ * before any gets two (up-link spread; any |group| consecutive ranks hold
+ * one destination of the lost member, so a shift still loads a link at
+ * most twice).  Called once per (switch, destination): choose().
+ */
+static uint32_t up_index(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank)
+{
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, i, a, k;
+
+	if (!m || r->c->level[rt_node(r, s)] != 1 || !r->upg_nr[s])
+		return rt_up_index(r, s, rank);
+	i = rank % m;
+	a = r->upg_alt[b + i];
+	if (a == i)
+		return b + a;
+	k = r->holes[dst->tc][s]++;
+	return b + r->upg_reach[b + (r->upg_rix[b + a] + k) % r->upg_nr[s]];
+}
+
 static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank,
 			 uint32_t *tie, uint32_t *nmin, uint32_t *best)
 {
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], minkey = UINT32_MAX;
 	const uint32_t *cand = r->cand + r->cand_off[s];
-	uint32_t ti = r->ndesig > 1 ? rt_up_index(r, s, rank) : TOPO_NONE;
+	uint32_t ti = r->ndesig > 1 ? up_index(r, s, dst, rank) : TOPO_NONE;
 	uint32_t target;
 
 	if (ti != TOPO_NONE && lost_above_leaves(r, s, rank))

@@ -75,10 +75,16 @@ struct rt {
 	uint32_t *load[CLS_TC_COUNT];	/* routes sent over each port group (by its first port) */
 	uint32_t *pload[CLS_TC_COUNT];	/* routes sent over each port */
 	uint32_t *dsg[CLS_TC_COUNT];	/* destinations designated over each port */
+	uint32_t *holes[CLS_TC_COUNT];	/* per leaf: destinations sent to a lost member's
+					 * substitutes so far (route_dest.c up_index) */
 	/* per switch: the up-level switches of its "pod" (route_pos.c) */
 	uint32_t *upg_off, *upg;	/* CSR [nsw + 1] / switch ordinals by (column, ordinal) */
 	uint32_t *upg_ord, *upg_opos;	/* parallel to upg: the members by ordinal, their position */
 	uint32_t *upg_alt;		/* parallel to upg: position used instead */
+	uint32_t *upg_reach;		/* parallel to upg: the reached members' positions, first
+					 * upg_nr[s] of each group */
+	uint32_t *upg_rix;		/* parallel to upg: a reached member's index in them */
+	uint32_t *upg_nr;		/* [nsw]: members reached */
 	uint32_t *upg_port;		/* parallel to upg: the one port to it, else RT_NOPORT */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
 	uint8_t *pnum;			/* [nports]: port number (topo_port_num, one load) */
@@ -148,6 +154,17 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 	return r->c->level[n] >= 2;
 }
 
+/** rt_base_subset - 1: @t is @base's fabric minus something, 0: the same, -1: not (@why) */
+int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len);
+/* LIDs by what rt_base_merge did */
+struct rt_merge_count {
+	uint32_t intact;	/* the base's route, whole */
+	uint32_t patched;	/* the base's, entries into lost links replaced by this pass's */
+	uint32_t rerouted;	/* this pass's */
+};
+/** rt_base_merge - the base's entries on @t where they still lead somewhere live */
+int rt_base_merge(const struct topo *t, const struct route_base *base, struct lft *l,
+		  struct rt_merge_count *n);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */
 uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s);
 /** rt_up_groups - build upg_off, upg, upg_ord, upg_opos, upg_alt, upg_port (route_pos.c) */
@@ -155,9 +172,17 @@ int rt_up_groups(struct rt *r);
 /** rt_up_index - index into upg of the up-switch D-mod-K gives @rank at @s, or TOPO_NONE */
 static inline uint32_t rt_up_index(const struct rt *r, uint32_t s, uint32_t rank)
 {
-	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, i, a;
 
-	return m ? b + r->upg_alt[b + rank % m] : TOPO_NONE;
+	if (!m)
+		return TOPO_NONE;
+	i = rank % m;
+	a = r->upg_alt[b + i];
+	if (a == i || !r->upg_nr[s])
+		return b + a;
+	/* a hole: its substitute turns with the window (rank / m) over the members
+	 * reached, so its destinations spread over them all (route_pos.c) */
+	return b + r->upg_reach[b + (r->upg_rix[b + a] + rank / m) % r->upg_nr[s]];
 }
 /** rt_up_target - the up-switch D-mod-K gives @rank at @s (holes: the substitute) */
 static inline uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank)

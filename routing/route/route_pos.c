@@ -24,12 +24,16 @@
  * scrambled GUIDs: shift max 2, mean 1.4; by column 1 and 1).
  *
  * Holes: a switch that lost its link to group member y sends what D-mod-K
- * gives y to alt(y), a member it still reaches, chosen so that no two
+ * gives y to a member it still reaches: alt(y), chosen so that no two
  * lost members share a substitute (in any window of |group| consecutive
  * ranks every member is designated once, so the window's flows then use
  * each remaining up-link at most twice, the lower bound ceil(|group| /
  * links left) for one lost link), starting half the group away from y so
- * that the leaves that lost neighbouring spines spread their substitutes.
+ * that the leaves that lost neighbouring spines spread their substitutes;
+ * and turned by one reached member per window (rank / |group|, rt_up_index),
+ * so y's destinations spread over every link left instead of doubling one
+ * (up-link spread; a shift window that spans two windows may then give
+ * two lost members one substitute: one more than the bound, at worst).
  * Cost: O(sum over switches of up x down x up degrees); memory
  * O(switches x group size).
  */
@@ -168,8 +172,14 @@ static void alternates(struct rt *r, uint32_t s, uint8_t *have, uint8_t *used, u
 		if (pos != TOPO_NONE)
 			have[pos] = 1;
 	}
-	for (uint32_t i = 0; i < m; i++)
+	r->upg_nr[s] = 0;
+	for (uint32_t i = 0; i < m; i++) {
 		tmp[i] = i;
+		if (have[i]) {
+			r->upg_rix[b + i] = r->upg_nr[s];
+			r->upg_reach[b + r->upg_nr[s]++] = i;
+		}
+	}
 	ports_to(r, s);
 	for (uint32_t i = 0; i < m; i++) {
 		uint32_t best = i;
@@ -209,7 +219,10 @@ int rt_up_groups(struct rt *r)
 	if (!rc && (!(r->upg_alt = malloc(ng * sizeof(uint32_t))) ||
 		    !(r->upg_port = malloc(ng * sizeof(uint32_t))) ||
 		    !(r->upg_ord = malloc(ng * sizeof(uint32_t))) ||
-		    !(r->upg_opos = malloc(ng * sizeof(uint32_t)))))
+		    !(r->upg_opos = malloc(ng * sizeof(uint32_t))) ||
+		    !(r->upg_reach = malloc(ng * sizeof(uint32_t))) ||
+		    !(r->upg_rix = malloc(ng * sizeof(uint32_t))) ||
+		    !(r->upg_nr = calloc((size_t)r->nsw + 1, sizeof(uint32_t)))))
 		rc = -ENOMEM;
 	if (!rc) {
 		memset(mark, 0, ((size_t)r->nsw + 1) * sizeof(*mark));

@@ -10,7 +10,10 @@
 #   2. ff2-bridge-small and rail2-small: a compute host, a storage server
 #      (both HCAs) and a whole rail host go away: no other destination's
 #      entry changes; back: opensm-lfts.dump byte-identical to the healthy
-#      one; a link fails and comes back: identical again;
+#      one; a leaf-spine link and a spine fail: incremental (the base's
+#      routes kept where intact; DIR/base/ holds the base), few entries
+#      move, no hard finding; back: identical again; a fabric with a link
+#      the base lacks is routed from scratch;
 #   3. ffroute.slots errors are file:line:col (exit 2); diff of two
 #      fabrics with no switch in common is refused (exit 2).
 # Needs python3.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
@@ -31,7 +34,7 @@ trap 'exit 1' INT TERM
 route() {
 	name=$1 fab=$2
 	shift 2
-	"$FFROUTE" route -q "$fab" -o "$TMP/$name" "$@" 2>"$TMP/$name.err" ||
+	"$FFROUTE" route "$fab" -o "$TMP/$name" "$@" 2>"$TMP/$name.err" ||
 		not_ok "route $name $*" "$TMP/$name.err"
 }
 # diffline A B PATTERN MESSAGE: `ffroute diff A B` prints a line matching PATTERN
@@ -81,11 +84,33 @@ churn ff2-cn ff2 "node:$cn"
 diffline ff2 ff2-cn '^LFT entries that differ: 0 of ' "ff2: a compute host away: no other entry moves"
 churn ff2-st ff2 "node:$st0" "node:$st1"
 diffline ff2 ff2-st '^LFT entries that differ: 0 of ' "ff2: a storage server away: no other entry moves"
-sp=$(sed -n 's/^\[\([0-9]*\)\][[:space:]]*"\(S-[0-9a-f]*\)"\[\([0-9]*\)\].*/\2/p' "$t" | head -1)
+sp=$(name_of "$t" "MF0;zone0:MCS8500\/S02\/U1")
 lf=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*L01\/U1.*/\1/p' "$t" | head -1)
 port=$(awk -v sw="\"$lf\"" '$1 == "Switch" && $3 == sw { on = 1; next } /^$/ { on = 0 }
 	on && /"S-/ { gsub(/[\[\]]/, "", $1); print $1; exit }' "$t")
 churn ff2-link ff2 "port:$lf:$port"
+grep -q "incremental: [0-9]* LIDs keep the base's routes" "$TMP/ff2-link.err" &&
+	ok "ff2: a leaf-spine link fails: incremental" || not_ok "ff2 link: not incremental" "$TMP/ff2-link.err"
+diffline ff2 ff2-link '^LFT entries that differ: [0-9]{1,2} of ' "ff2: a link fails: under 100 entries move"
+if "$FFROUTE" check "$TMP/ff2-link" >"$TMP/ff2-link.chk" 2>&1 &&
+	grep -q "findings: 0 hard" "$TMP/ff2-link.chk"; then
+	ok "ff2: the incremental tables have no hard finding"
+else
+	not_ok "ff2: the incremental tables" "$TMP/ff2-link.chk"
+fi
+[ -f "$TMP/ff2-link/base/fabric.topo" ] && [ -f "$TMP/ff2-link/base/opensm-lfts.dump" ] &&
+	[ ! -d "$TMP/ff2-link-back/base" ] && ok "base/ kept while the link is out, gone when it is back" ||
+	not_ok "base/ kept while the link is out, gone when it is back"
+churn ff2-spine ff2 "node:$sp"
+grep -q "incremental: " "$TMP/ff2-spine.err" && ok "ff2: a spine fails: incremental" ||
+	not_ok "ff2 spine: not incremental" "$TMP/ff2-spine.err"
+# the degraded fabric routed first is its own base: the healed one is new to it
+route grow "$TMP/ff2-link.topo"
+"$FFROUTE" route "$TMP/ff2/fabric.topo" -o "$TMP/grown" --previous "$TMP/grow" 2>"$TMP/grown.err"
+grep -q "routed from scratch: the base has not a link" "$TMP/grown.err" &&
+	cmp -s "$TMP/ff2/opensm-lfts.dump" "$TMP/grown/opensm-lfts.dump" &&
+	ok "a link the base lacks: from scratch (the healthy tables)" ||
+	not_ok "a link the base lacks" "$TMP/grown.err"
 
 route rail "$FAB/rail2-small.net"
 t=$TMP/rail/fabric.topo

@@ -7,7 +7,9 @@
 # many LFT blocks changed (> 0 after a change), and the tables read back
 # from the switches (ffroute check --live) must have no hard finding.
 # A host that goes away moves no other destination's entry; when it is
-# back, the tables are the healthy ones.
+# back, the tables are the healthy ones.  A link or a spine that fails
+# is routed incrementally (the healthy routes it left intact are kept);
+# when it is back, the tables are the healthy ones too.
 # Without the spine, its routes move to the other one; with it back, the
 # routing is the original one again (identical tables).
 # Under valgrind (VALGRIND=1, as in .ci/run's soak): no leak or error with a
@@ -95,6 +97,9 @@ live_ok spine-down
 sim_cmd 'ReLink "spine02"'
 wait_pass 7
 live_ok spine-up
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up.lfts" || fail "tables after the spine came back differ"
+grep -q "ffroute: pass 6: .* incremental (LIDs kept" "$log" ||
+	fail "pass 6 (a spine down) was not incremental: $(grep 'ffroute: pass 6' "$log")"
 grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
 echo "ok: host, link and spine down/up: re-routed each time (LFT entries/blocks changed: \
 $(entries 2)/$(changed 2), $(entries 3)/$(changed 3), $(entries 4)/$(changed 4), \

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_incr.c - incremental re-routing: a fault changes only the routes
+ * it breaks.
+ *
+ * Why.  Routed from scratch, a failed link changes the load counters, and
+ * every later choice by load (exits between zones, switch LIDs, fallback
+ * hops) may move: thousands of entries for one link.  So the caller keeps
+ * a base: the fabric as it was whole (route_base: its topology and the
+ * tables routed from scratch on it).  When the fabric now is the base
+ * minus something (links, switches, CAs gone; the same LIDs), every
+ * destination whose base route is intact keeps it, and only the others
+ * take the routes of this pass (routed from scratch on the fabric as it
+ * is).  The result is verified as any other; if it fails, the pass's own
+ * routing stands.  When everything is back, every route is intact: the
+ * tables are the base's, byte for byte, whatever the faults were in
+ * between.  A fabric with anything the base lacks (a new link or node, a
+ * LID moved) is routed from scratch, and becomes the caller's new base.
+ *
+ * Intact: at every switch of the fabric, the base entry for the LID
+ * leaves by a port that is still cabled (to the same peer: the fabric is
+ * a subset of the base), or is port 0 of the LID's own switch.  Following
+ * such entries from any switch stays on the base route, which reached the
+ * destination, and it is still minimal (removing links lengthens no path
+ * that avoids them).  Patched: where a base entry leads into a lost link
+ * or switch, this pass's entry replaces it, the others stay, if every
+ * switch still reaches the LID without a loop (a leaf that lost a spine
+ * sends that spine's destinations to the substitute, whose entries down
+ * are the base's); else the LID takes this pass's whole column.  Up*down*
+ * and the VL rules are for the verification to judge, as always.
+ *
+ * Cost: O(nodes + ports) to compare the fabrics, O(switches x LIDs) to
+ * merge.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/route_int.h"
+
+/* Port @p of @t in @b (same node GUID and number), or TOPO_NONE. */
+static uint32_t base_port(const struct topo *t, const struct topo *b, uint32_t p)
+{
+	uint32_t n = topo_find_guid(b, t->node_guid[t->port_node[p]]);
+	unsigned num = topo_port_num(t, p);
+
+	if (n == TOPO_NONE || b->node_type[n] != t->node_type[t->port_node[p]] ||
+	    num > b->node_nports[n])
+		return TOPO_NONE;
+	return b->port_off[n] + num;
+}
+
+/*
+ * Is @t the base minus something?  1: a strict subset, 0: the same
+ * fabric, -1: not a subset (@why says what the base lacks).
+ */
+int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len)
+{
+	const struct topo *b = base->t;
+	bool less = t->nnodes < b->nnodes || t->nlinks < b->nlinks;
+
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t bp = base_port(t, b, p), r = t->port_remote[p];
+		const char *what = NULL;
+
+		if (bp == TOPO_NONE)
+			what = "a node or port";
+		else if (t->port_lid[p] != b->port_lid[bp] || t->port_lmc[p] != b->port_lmc[bp])
+			what = "this LID";
+		else if (r != TOPO_NONE && b->port_remote[bp] != base_port(t, b, r))
+			what = "a link";
+		if (what) {
+			snprintf(why, len, "the base has not %s: %s (0x%016llx) port %u", what,
+				 t->node_desc[t->port_node[p]],
+				 (unsigned long long)t->node_guid[t->port_node[p]], topo_port_num(t, p));
+			return -1;
+		}
+	}
+	return less ? 1 : 0;
+}
+
+/* Does entry @e of switch ordinal @s lead toward @lid on @t (a live hop, or @lid itself)? */
+static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
+{
+	uint32_t node = t->sw_node[s], dp = t->lid_port[lid], r;
+
+	if (e == LFT_NONE || e > t->node_nports[node])
+		return false;
+	if (e == 0)
+		return t->port_node[dp] == node;
+	r = t->port_remote[t->port_off[node] + e];
+	return r != TOPO_NONE && (topo_is_switch(t, t->port_node[r]) || r == dp);
+}
+
+/* The switch ordinal entry @e of switch @s leads to, or TOPO_NONE (port 0, a CA). */
+static uint32_t next_sw(const struct topo *t, uint32_t s, uint8_t e)
+{
+	uint32_t r = e ? t->port_remote[t->port_off[t->sw_node[s]] + e] : TOPO_NONE;
+
+	return r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) ?
+	       t->node_sw[t->port_node[r]] : TOPO_NONE;
+}
+
+/*
+ * Does column @col (an entry per switch ordinal) deliver @lid from every
+ * switch, without a loop?  @st: scratch [nswitches].
+ */
+static bool delivers(const struct topo *t, const uint8_t *col, uint32_t lid, uint8_t *st)
+{
+	memset(st, 0, t->nswitches);	/* 0 unknown, 1 on this walk, 2 delivers */
+	for (uint32_t s0 = 0; s0 < t->nswitches; s0++) {
+		uint32_t s = s0, x;
+
+		while (s != TOPO_NONE && st[s] == 0) {
+			if (!hop_ok(t, s, lid, col[s]))
+				return false;
+			st[s] = 1;
+			s = next_sw(t, s, col[s]);
+		}
+		if (s != TOPO_NONE && st[s] == 1)
+			return false;	/* a loop */
+		for (x = s0; x != TOPO_NONE && st[x] == 1; x = next_sw(t, x, col[x]))
+			st[x] = 2;
+	}
+	return true;
+}
+
+/*
+ * For every LID: the base's entries where they still lead somewhere live,
+ * this pass's (@l's) where they do not, if that column delivers the LID
+ * from every switch; else this pass's whole column.  Counts the LIDs whose
+ * base route was intact, patched (some entries taken from @l) and
+ * re-routed.  0 or -ENOMEM.
+ */
+int rt_base_merge(const struct topo *t, const struct route_base *base, struct lft *l,
+		  struct rt_merge_count *n)
+{
+	uint32_t ns = t->nswitches, *bsw = malloc(((size_t)ns + 1) * sizeof(*bsw));
+	uint8_t *col = malloc((size_t)ns + 1), *st = calloc((size_t)ns + 1, 1);
+	int rc = bsw && col && st ? 0 : -ENOMEM;
+
+	memset(n, 0, sizeof(*n));
+	for (uint32_t s = 0; !rc && s < ns; s++)
+		bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
+		uint32_t own = 0;
+
+		if (t->lid_port[lid] == TOPO_NONE)
+			continue;
+		for (uint32_t s = 0; s < ns; s++) {
+			col[s] = lft_get(base->lft, bsw[s], lid);
+			if (!hop_ok(t, s, lid, col[s]))
+				col[s] = lft_get(l, s, lid), own++;
+		}
+		if (!delivers(t, col, lid, st)) {
+			n->rerouted++;
+			continue;
+		}
+		n->intact += !own;
+		n->patched += own != 0;
+		for (uint32_t s = 0; s < ns; s++)
+			lft_set(l, s, lid, col[s]);
+	}
+	free(bsw);
+	free(col);
+	free(st);
+	return rc;
+}
