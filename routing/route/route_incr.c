@@ -64,6 +64,8 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 		uint32_t bp = base_port(t, b, p), r = t->port_remote[p];
 		const char *what = NULL;
 
+		if (r == TOPO_NONE && !topo_is_switch(t, t->port_node[p]))
+			continue;	/* a CA port cut off: no route to it, whatever its LID */
 		if (bp == TOPO_NONE)
 			what = "a node or port";
 		else if (t->port_lid[p] != b->port_lid[bp] || t->port_lmc[p] != b->port_lmc[bp])

@@ -1,0 +1,101 @@
+#!/bin/sh
+# bench/churn.sh [BUILDDIR] [NETFILE...] - what a fault and its repair make
+# OpenSM send, per routing engine: ibsim (its own IBSIM_SOCKNAME) with one
+# OpenSM per (fabric, engine), sweeping every second, through the same
+# events in turn: a leaf-to-spine link fails and comes back, a compute
+# host's cable is pulled and plugged back, a spine fails and comes back.
+# After each heavy sweep the switches' tables are read back with MADs
+# (dump_lfts) and compared with the previous state by `ffroute diff` on
+# OpenSM's subnet.lst of each (LIDs as OpenSM keeps them): LFT entries of
+# destinations in both that differ, 64-LID blocks that differ (what OpenSM
+# sent), and whether the tables after each repair are the healthy ones.
+# Seconds: wall time from the event to the tables configured (OpenSM's
+# sweep interval of 1 s included).  Engines: ENGINES (default minhop, updn,
+# minhop and updn with use_ucast_cache TRUE, ftree on one-zone fabrics,
+# dfsssp, nue, ffroute).  The events are bench/churn_pick.py's (levels and
+# roles, never names).  Prints a Markdown table.
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+[ $# -gt 1 ] && shift || set --
+ff=$build/tools/ffroute
+. "$top/tests/lib/sim.sh"
+sim_require
+sim_workdir
+sim_plugin_env "$build/opensm/.libs"
+[ $# -eq 0 ] && set -- "$top/fabrics/frame-director-full.net" "$top/fabrics/ff2-bridge-full.net" \
+	"$top/fabrics/rail3-full.net"
+engines=${ENGINES:-"minhop updn minhop+cache updn+cache ftree dfsssp nue ffroute"}
+log=$SIM_DIR/opensm.log
+fail() { echo "churn: $*" >&2; exit 1; }
+
+sweeps() { grep -c "tables configured on all switches" "$log" || true; }
+wait_sweep() {	# wait_sweep N: until N sweeps configured the tables (600 s at most)
+	i=0
+	while [ "$(sweeps)" -lt "$1" ]; do
+		i=$((i + 1)); [ $i -gt 6000 ] && return 1; sleep 0.1
+	done
+	sleep 1		# the dumps follow the tables
+}
+snap() {	# snap NAME: the tables read back, and OpenSM's view of the subnet
+	sim_run dump_lfts >"$SIM_DIR/$1.lfts" 2>/dev/null || fail "dump_lfts failed"
+	cp "$SIM_DIR/dump/opensm-subnet.lst" "$SIM_DIR/$1.lst"
+}
+delta() {	# delta A B: "entries blocks" from A to B
+	"$ff" diff --json --no-metrics "$SIM_DIR/$1.lst:$SIM_DIR/$1.lfts" \
+		"$SIM_DIR/$2.lst:$SIM_DIR/$2.lfts" 2>/dev/null |
+		jq -r '.diff | "\(.lft_entries_differ) \(.lft_blocks_differ) \(.lft_entries_compared) \(.lft_blocks)"'
+}
+
+echo "| fabric | engine | event | entries changed | blocks changed | s | repaired: entries / blocks | healthy again |"
+echo "|---|---|---|---|---|---|---|---|"
+for net in "$@"; do
+	python3 "$top/bench/churn_pick.py" "$ff" "$net" >"$SIM_DIR/events"
+	[ "$(wc -l <"$SIM_DIR/events")" -eq 3 ] || fail "$net: cannot pick the events: $(cat "$SIM_DIR/events")"
+	zones=$("$ff" classify --json "$net" | jq .zones)
+	for eng in $engines; do
+		[ "$eng" = ftree ] && [ "$zones" != 1 ] && continue
+		base=${eng%+cache}
+		sim_start_console "$net" || fail "ibsim did not start on $net"
+		sim_bench_conf "$base"
+		SIM_OSM_CONF="$SIM_OSM_CONF
+sweep_interval 1"
+		[ "$eng" != "$base" ] && SIM_OSM_CONF="$SIM_OSM_CONF
+use_ucast_cache TRUE"
+		SIM_OSM_TIMEOUT=3600
+		sim_opensm_bg || fail "OpenSM did not bring the subnet up ($eng, $net)"
+		wait_sweep 1 || fail "no first sweep ($eng)"
+		snap healthy
+		n=1
+		while read -r kind a b c; do
+			case $kind in	# ibsim's console: a switch, or a switch port
+			host) what="\"$b\"[$c]" ;;
+			link) what="\"$a\"[$b]" ;;
+			*) what="\"$a\"" ;;
+			esac
+			t0=$(date +%s.%N)
+			sim_console "Unlink $what"
+			n=$((n + 1))
+			wait_sweep $n || fail "no sweep after $kind down ($eng)"
+			t1=$(date +%s.%N)
+			snap down
+			sim_console "ReLink $what"
+			n=$((n + 1))
+			wait_sweep $n || fail "no sweep after $kind up ($eng)"
+			snap up
+			set -- $(delta healthy down)
+			d_e=$1 d_b=$2 ce=$3 cb=$4
+			set -- $(delta down up)
+			u_e=$1 u_b=$2
+			set -- $(delta healthy up)
+			again=no
+			[ "$1" = 0 ] && [ "$2" = 0 ] && again=yes
+			printf '| %s | %s | %s down | %s of %s | %s of %s | %.1f | %s / %s | %s |\n' \
+				"$(basename "$net" .net)" "$eng" "$kind" "$d_e" "$ce" "$d_b" "$cb" \
+				"$(echo "$t1 - $t0" | bc)" "$u_e" "$u_b" "$again"
+		done <"$SIM_DIR/events"
+		grep -q "ERR RE03" "$log" && echo "churn: $eng on $net: ffroute fell back (RE03)" >&2
+		sim_opensm_stop
+		sim_stop
+	done
+done
