@@ -9,8 +9,8 @@
 # OpenSM's subnet.lst of each (LIDs as OpenSM keeps them): LFT entries of
 # destinations in both that differ, 64-LID blocks that differ (what OpenSM
 # sent), and whether the tables after each repair are the healthy ones.
-# Seconds: wall time from the event to the tables configured (OpenSM's
-# sweep interval of 1 s included).  Engines: ENGINES (default minhop, updn,
+# Seconds: wall time from the event to the end of the heavy sweep
+# (OpenSM's sweep interval of 1 s included).  Engines: ENGINES (default minhop, updn,
 # minhop and updn with use_ucast_cache TRUE, ftree on one-zone fabrics,
 # dfsssp, nue, ffroute).  The events are bench/churn_pick.py's (levels and
 # roles, never names).  Prints a Markdown table.
@@ -29,8 +29,9 @@ engines=${ENGINES:-"minhop updn minhop+cache updn+cache ftree dfsssp nue ffroute
 log=$SIM_DIR/opensm.log
 fail() { echo "churn: $*" >&2; exit 1; }
 
-sweeps() { grep -c "tables configured on all switches" "$log" || true; }
-wait_sweep() {	# wait_sweep N: until N sweeps configured the tables (600 s at most)
+# heavy sweeps done (with use_ucast_cache a host's sweep may route nothing)
+sweeps() { grep -c -- "-> SUBNET UP" "$log" || true; }
+wait_sweep() {	# wait_sweep N: until N heavy sweeps are done (600 s at most)
 	i=0
 	while [ "$(sweeps)" -lt "$1" ]; do
 		i=$((i + 1)); [ $i -gt 6000 ] && return 1; sleep 0.1

@@ -128,35 +128,114 @@ static bool delivers(const struct topo *t, const uint8_t *col, uint32_t lid, uin
 	return true;
 }
 
+/* Hops from switch @w following @col to @lid; 0 if it does not get there. */
+static unsigned hops(const struct topo *t, const uint8_t *col, uint32_t w, uint32_t lid)
+{
+	for (unsigned h = 1; h <= t->nswitches; h++) {
+		if (!hop_ok(t, w, lid, col[w]))
+			return 0;
+		if ((w = next_sw(t, w, col[w])) == TOPO_NONE)
+			return h;
+	}
+	return 0;
+}
+
+/*
+ * Switch ordinal @s's entry for @lid where the base's met a fault: of its
+ * links to switches of the level this pass's entry @e goes to, whose
+ * entries lead on to @lid in as many hops, the one its routes of class
+ * @tc use least (@use: [switch][port][class]).  This pass chose @e with
+ * its own balance, not the base's: the destinations a lost spine carried
+ * would otherwise all take the link D-mod-K's digit names.
+ */
+static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint8_t *col,
+			   uint32_t s, uint32_t lid, uint8_t e, const uint32_t *use, unsigned tc)
+{
+	uint32_t node = t->sw_node[s], w0 = next_sw(t, s, e), h0;
+	const uint32_t *u = use + ((size_t)s * 256) * CLS_TC_COUNT;
+	uint8_t best = e;
+
+	if (w0 == TOPO_NONE || !(h0 = hops(t, col, w0, lid)))
+		return e;
+	for (unsigned p = 1; p <= t->node_nports[node]; p++) {
+		uint32_t w = next_sw(t, s, (uint8_t)p);
+
+		if (w == TOPO_NONE || p == best ||
+		    c->level[t->sw_node[w]] != c->level[t->sw_node[w0]] ||
+		    u[p * CLS_TC_COUNT + tc] >= u[best * CLS_TC_COUNT + tc] ||
+		    hops(t, col, w, lid) != h0)
+			continue;
+		best = (uint8_t)p;
+	}
+	return best;
+}
+
+/* Traffic class of the destination of @lid. */
+static unsigned lid_class(const struct topo *t, const struct cls *c, uint32_t lid)
+{
+	uint32_t node = t->port_node[t->lid_port[lid]];
+
+	return topo_is_switch(t, node) ? CLS_TC_OTHER :
+	       (unsigned)cls_tclass_of((enum cls_role)c->role[node]);
+}
+
 /*
  * For every LID: the base's entries where they still lead somewhere live,
- * this pass's (@l's) where they do not, if that column delivers the LID
- * from every switch; else this pass's whole column.  Counts the LIDs whose
- * base route was intact, patched (some entries taken from @l) and
+ * this pass's (@l's, balanced by patch_entry()) where they do not, if that
+ * column delivers the LID from every switch; else this pass's whole
+ * column, balanced alike if it still delivers.  Counts the LIDs whose base route was intact, patched and
  * re-routed.  0 or -ENOMEM.
  */
-int rt_base_merge(const struct topo *t, const struct route_base *base, struct lft *l,
-		  struct rt_merge_count *n)
+int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
+		  struct lft *l, struct rt_merge_count *n)
 {
 	uint32_t ns = t->nswitches, *bsw = malloc(((size_t)ns + 1) * sizeof(*bsw));
+	uint32_t *use = calloc((size_t)ns * 256 * CLS_TC_COUNT + 1, sizeof(*use));
 	uint8_t *col = malloc((size_t)ns + 1), *st = calloc((size_t)ns + 1, 1);
-	int rc = bsw && col && st ? 0 : -ENOMEM;
+	uint8_t *dead = calloc((size_t)ns + 1, 1);
+	int rc = bsw && use && col && st && dead ? 0 : -ENOMEM;
 
 	memset(n, 0, sizeof(*n));
 	for (uint32_t s = 0; !rc && s < ns; s++)
 		bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)	/* the base's use */
+		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < ns; s++) {
+			uint8_t e = lft_get(base->lft, bsw[s], lid);
+
+			if (e != LFT_NONE)
+				use[((size_t)s * 256 + e) * CLS_TC_COUNT + lid_class(t, c, lid)]++;
+		}
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
 		uint32_t own = 0;
+		unsigned tc;
 
 		if (t->lid_port[lid] == TOPO_NONE)
 			continue;
+		tc = lid_class(t, c, lid);
 		for (uint32_t s = 0; s < ns; s++) {
 			col[s] = lft_get(base->lft, bsw[s], lid);
-			if (!hop_ok(t, s, lid, col[s]))
+			dead[s] = !hop_ok(t, s, lid, col[s]);
+			if (dead[s])
 				col[s] = lft_get(l, s, lid), own++;
 		}
-		if (!delivers(t, col, lid, st)) {
+		for (uint32_t s = 0; own && s < ns; s++)
+			if (dead[s]) {
+				col[s] = patch_entry(t, c, col, s, lid, col[s], use, tc);
+				use[((size_t)s * 256 + col[s]) * CLS_TC_COUNT + tc]++;
+			}
+		if (!delivers(t, col, lid, st)) {	/* this pass's column, balanced alike */
 			n->rerouted++;
+			for (uint32_t s = 0; s < ns; s++)
+				col[s] = lft_get(l, s, lid);
+			for (uint32_t s = 0; s < ns; s++)	/* where it moves anyway */
+				if (col[s] != lft_get(base->lft, bsw[s], lid))
+					col[s] = patch_entry(t, c, col, s, lid, col[s], use, tc);
+			if (!delivers(t, col, lid, st))
+				continue;	/* @l's column as it is */
+			for (uint32_t s = 0; s < ns; s++) {
+				use[((size_t)s * 256 + col[s]) * CLS_TC_COUNT + tc]++;
+				lft_set(l, s, lid, col[s]);
+			}
 			continue;
 		}
 		n->intact += !own;
@@ -165,7 +244,9 @@ int rt_base_merge(const struct topo *t, const struct route_base *base, struct lf
 			lft_set(l, s, lid, col[s]);
 	}
 	free(bsw);
+	free(use);
 	free(col);
 	free(st);
+	free(dead);
 	return rc;
 }

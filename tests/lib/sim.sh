@@ -107,6 +107,7 @@ sim_osm_conf() {
 		echo "dump_files_dir $SIM_DIR/dump"
 		echo "log_file $SIM_DIR/opensm.log"
 		echo "log_flags 0x47"
+		echo "force_log_flush TRUE"	# a line cut at a stdio buffer is half a pass
 		[ -n "${SIM_OSM_CONF:-}" ] && printf '%s\n' "$SIM_OSM_CONF"
 	} >"$conf"
 	: >"$SIM_DIR/opensm.log"
