@@ -25,6 +25,7 @@ seed lst "$src"/tests/data/lst/* "$real"/*.lst
 seed osm_lfts "$src"/tests/data/lft/*
 seed fdbs "$src"/tests/data/lft/* "$real"/*.fdbs
 seed ibroute "$src"/tests/data/lft/*
+seed slots "$src"/tests/data/cli/*.slots
 # check: "topology, %%, tables" pairs that bind
 pair() { # pair NAME TOPO LFT
 	mkdir -p "$work/check"
@@ -37,7 +38,7 @@ done
 pair ibutils "$real"/ibutils__subnet.lst "$real"/ibutils__osm.fdbs
 
 status=0
-for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check; do
+for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check slots; do
 	bin=$build/tests/fuzz/fuzz_$t
 	[ -x "$bin" ] || { echo "fuzz_$t: not built (configure CC=clang --enable-fuzz)"; exit 1; }
 	# seed inputs that are huge slow the run down; cap the size
