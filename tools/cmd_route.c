@@ -4,8 +4,9 @@
  * tables in the formats the ecosystem reads.
  *
  * FABRIC (any topology format) -> cls_classify -> route_run (engine +
- * verification) -> DIR/{fabric.topo, opensm-lfts.dump, ffroute.ibroute}
- * and, when VL layers are used, DIR/{ffroute.sl, opensm-sl2vl.dump}.
+ * verification) -> DIR/{fabric.topo, opensm-lfts.dump, ffroute.slots},
+ * DIR/ffroute.ibroute with --ibroute, and, when VL layers are used,
+ * DIR/{ffroute.sl, opensm-sl2vl.dump}.
  * Ports without LIDs get them (topo_assign_lids).  Every file is written
  * whole or not at all (cli_out).  --check prints `ffroute check DIR` of
  * what was written.  Nothing is written when the engine refuses.
@@ -28,7 +29,7 @@ const char cmd_route_help[] =
 	"                     [--vl-limit N] [--rail-isolation auto|on|off]\n"
 	"                     [--non-tree decline|route] [--class-weights C,S,O]\n"
 	"                     [--no-tree-digits]\n"
-	"                     [--no-shift-refine] [--threads N]\n"
+	"                     [--no-shift-refine] [--threads N] [--ibroute]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
@@ -36,7 +37,7 @@ const char cmd_route_help[] =
 	"when VL layers are needed, verify them with the checker, and write into DIR:\n"
 	"  fabric.topo         the fabric, with the LIDs routed (ibnetdiscover format)\n"
 	"  opensm-lfts.dump    OpenSM's format; its `file` engine loads it (lfts_file)\n"
-	"  ffroute.ibroute     ibroute/dump_lfts-style blocks\n"
+	"  ffroute.ibroute     ibroute/dump_lfts-style blocks, only with --ibroute\n"
 	"  ffroute.sl          SL per (source group, LID), only when VLs are used\n"
 	"  opensm-sl2vl.dump   SL2VL per port, only when VLs are used\n"
 	"  ffroute.slots       where every CA is cabled: --previous of a later run\n"
@@ -70,6 +71,8 @@ const char cmd_route_help[] =
 	"                      to their lower bound)\n"
 	"      --threads N     1 or 2 threads (default: 2 when 2 CPUs are online);\n"
 	"                      the tables are the same either way\n"
+	"      --ibroute       also write ffroute.ibroute (the tables again, as\n"
+	"                      ibroute prints them)\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -80,13 +83,13 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT, OPT_THREADS };
+       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE };
 
 struct route_cli {
 	const char *fabric, *dir, *roles, *previous;
 	enum ffr_format fmt;
 	unsigned lmc;
-	bool check, json, quiet, verbose;
+	bool check, json, quiet, verbose, ibroute;
 	struct route_opts ro;
 };
 
@@ -116,6 +119,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
 		{ "no-shift-refine", no_argument, NULL, OPT_NO_SHIFT },
 		{ "threads", required_argument, NULL, OPT_THREADS },
+		{ "ibroute", no_argument, NULL, OPT_IBROUTE },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
@@ -168,6 +172,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_NO_TREE: o->ro.tree_digits = false; break;
 		case OPT_NO_SHIFT: o->ro.shift_refine = false; break;
 		case OPT_CHECK: o->check = true; break;
+		case OPT_IBROUTE: o->ibroute = true; break;
 		case 'j': o->json = true; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
@@ -287,23 +292,27 @@ static int mkdir_p(const char *dir)
 /*
  * The output set appears whole or not at all: every file is written to a
  * temporary first, and only when all are complete are they renamed into
- * place (and the layer files of an earlier run removed when this one uses
- * one VL).  On failure DIR keeps the previous run's set, which is
- * consistent with itself; never the new topology beside the old tables.
+ * place (and the files of an earlier run this one does not write removed:
+ * the layer files when it uses one VL, the ibroute copy unless asked for).
+ * On failure DIR keeps the previous run's set, which is consistent with
+ * itself; never the new topology beside the old tables.
  */
-static int write_all(const char *dir, const struct topo *t, const struct route_out *ro)
+static int write_all(const char *dir, const struct topo *t, const struct route_out *ro,
+		     bool ibroute)
 {
-	static const struct { const char *name; writer_fn fn; bool layers; } files[] = {
-		{ "fabric.topo", w_topo, false },
-		{ "opensm-lfts.dump", w_osm, false },
-		{ "ffroute.ibroute", w_ibroute, false },
-		{ "ffroute.sl", w_sl, true },
-		{ "opensm-sl2vl.dump", w_sl2vl, true },
-		{ "ffroute.slots", w_slots, false },
+	enum { ALWAYS, LAYERS, IBROUTE };
+	static const struct { const char *name; writer_fn fn; int when; } files[] = {
+		{ "fabric.topo", w_topo, ALWAYS },
+		{ "opensm-lfts.dump", w_osm, ALWAYS },
+		{ "ffroute.ibroute", w_ibroute, IBROUTE },
+		{ "ffroute.sl", w_sl, LAYERS },
+		{ "opensm-sl2vl.dump", w_sl2vl, LAYERS },
+		{ "ffroute.slots", w_slots, ALWAYS },
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	struct cli_out of[NFILES];
 	char path[NFILES][4096];
+	bool want[NFILES];
 	unsigned n = 0;
 	int rc = 0;
 
@@ -314,8 +323,10 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 		return -err;
 	}
 	for (unsigned i = 0; i < NFILES; i++) {
+		want[i] = files[i].when == ALWAYS || (files[i].when == LAYERS && ro->nvls > 1) ||
+			  (files[i].when == IBROUTE && ibroute);
 		path[i][0] = '\0';
-		if (rc || (files[i].layers && ro->nvls <= 1))
+		if (rc || !want[i])
 			continue;
 		rc = write_one(dir, files[i].name, t, ro, files[i].fn, &of[i], path[i],
 			       sizeof(path[i]));
@@ -330,7 +341,7 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 		}
 	}
 	for (unsigned i = 0; !rc && i < NFILES; i++)
-		if (files[i].layers && ro->nvls <= 1) {	/* no stale layers of an earlier run */
+		if (!want[i]) {	/* no stale file of an earlier run */
 			snprintf(path[i], sizeof(path[i]), "%s/%s", dir, files[i].name);
 			remove(path[i]);
 		}
@@ -480,7 +491,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	} else if (route_run(t, &c, &o.ro, &ro)) {
 		rc = CLI_FINDINGS;	/* refused: the reason was logged */
 	} else {
-		rc = write_all(o.dir, t, &ro) || write_base(o.dir, &base, &ro) ? CLI_ERROR : CLI_OK;
+		rc = write_all(o.dir, t, &ro, o.ibroute) || write_base(o.dir, &base, &ro) ? CLI_ERROR : CLI_OK;
 		if (!rc && !o.quiet)
 			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
 				"%llu switch turn routes, %u LIDs rooted, tree digits in %u zone%s "

@@ -25,9 +25,10 @@
  * that avoids them).  Patched: where a base entry leads into a lost link
  * or switch, this pass's entry replaces it, the others stay, if every
  * switch still reaches the LID without a loop (a leaf that lost a spine
- * sends that spine's destinations to the substitute, whose entries down
- * are the base's); else the LID takes this pass's whole column.  Up*down*
- * and the VL rules are for the verification to judge, as always.
+ * sends that spine's destinations to the others, whose entries down are
+ * the base's); else every switch whose base route meets the fault takes
+ * this pass's entry (rt_base_merge); else the LID takes this pass's whole
+ * column.  Up*down* and the VL rules are for the verification to judge.
  *
  * Cost: O(nodes + ports) to compare the fabrics, O(switches x LIDs) to
  * merge.
@@ -170,6 +171,61 @@ static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint
 	return best;
 }
 
+/*
+ * Mark in @dead every switch whose base route (@col) meets a switch already
+ * marked; true if that added any.  @st: scratch [nswitches].
+ */
+static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead, uint8_t *st)
+{
+	bool more = false;
+
+	memset(st, 0, t->nswitches);	/* 0 unknown, 1 on this walk, 2 done */
+	for (uint32_t s0 = 0; s0 < t->nswitches; s0++) {
+		uint32_t s = s0, x;
+		uint8_t bad;
+
+		while (s != TOPO_NONE && st[s] == 0 && !dead[s]) {
+			st[s] = 1;
+			s = next_sw(t, s, col[s]);
+		}
+		bad = s != TOPO_NONE && (dead[s] || st[s] == 1);
+		for (x = s0; x != TOPO_NONE && st[x] == 1; x = next_sw(t, x, col[x])) {
+			st[x] = 2;
+			more |= bad && !dead[x];
+			dead[x] |= bad;
+		}
+	}
+	return more;
+}
+
+/*
+ * @col: the base's column of @lid with this pass's (@l's) entries where
+ * @dead, balanced where they differ from the base's (patch_entry()); if it
+ * delivers from every switch, write it to @l, count its use and return
+ * true.  @col keeps the base's entries where not @dead either way.
+ */
+static bool take_own(const struct topo *t, const struct cls *c, const struct route_base *base,
+		     const uint32_t *bsw, struct lft *l, uint32_t lid, unsigned tc, uint8_t *col,
+		     const uint8_t *dead, uint32_t *use, uint8_t *st)
+{
+	uint32_t ns = t->nswitches;
+	uint8_t *try = st + ns;	/* scratch: the candidate column */
+
+	for (uint32_t s = 0; s < ns; s++)
+		try[s] = dead[s] ? lft_get(l, s, lid) : col[s];
+	for (uint32_t s = 0; s < ns; s++)	/* where it moves anyway */
+		if (dead[s] && try[s] != lft_get(base->lft, bsw[s], lid))
+			try[s] = patch_entry(t, c, try, s, lid, try[s], use, tc);
+	if (!delivers(t, try, lid, st))
+		return false;
+	for (uint32_t s = 0; s < ns; s++) {
+		if (dead[s])
+			use[((size_t)s * 256 + try[s]) * CLS_TC_COUNT + tc]++;
+		lft_set(l, s, lid, try[s]);
+	}
+	return true;
+}
+
 /* Traffic class of the destination of @lid. */
 static unsigned lid_class(const struct topo *t, const struct cls *c, uint32_t lid)
 {
@@ -180,18 +236,24 @@ static unsigned lid_class(const struct topo *t, const struct cls *c, uint32_t li
 }
 
 /*
- * For every LID: the base's entries where they still lead somewhere live,
- * this pass's (@l's, balanced by patch_entry()) where they do not, if that
- * column delivers the LID from every switch; else this pass's whole
- * column, balanced alike if it still delivers.  Counts the LIDs whose base route was intact, patched and
- * re-routed.  0 or -ENOMEM.
+ * For every LID, the least of this pass's entries that delivers it from
+ * every switch: none when the base's route is intact; else this pass's
+ * (balanced) only where a base entry leads into a lost link; else also
+ * wherever the base's route meets one (a lost spine that was the LID's way
+ * down: the cores above it, and the switches that sent the LID to them,
+ * choose again; the rest keep the base's); else this pass's whole column.
+ * Counts the LIDs intact, patched (either middle way) and re-routed.
+ * Following a patched column from any switch takes this pass's entries
+ * until it meets a switch whose base route is whole, then that route: it
+ * delivers, and minimally (no path of the fabric is shorter than the
+ * base's, which is still there).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
 		  struct lft *l, struct rt_merge_count *n)
 {
 	uint32_t ns = t->nswitches, *bsw = malloc(((size_t)ns + 1) * sizeof(*bsw));
 	uint32_t *use = calloc((size_t)ns * 256 * CLS_TC_COUNT + 1, sizeof(*use));
-	uint8_t *col = malloc((size_t)ns + 1), *st = calloc((size_t)ns + 1, 1);
+	uint8_t *col = malloc((size_t)ns + 1), *st = calloc(2 * (size_t)ns + 1, 1);
 	uint8_t *dead = calloc((size_t)ns + 1, 1);
 	int rc = bsw && use && col && st && dead ? 0 : -ENOMEM;
 
@@ -215,33 +277,25 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		for (uint32_t s = 0; s < ns; s++) {
 			col[s] = lft_get(base->lft, bsw[s], lid);
 			dead[s] = !hop_ok(t, s, lid, col[s]);
-			if (dead[s])
-				col[s] = lft_get(l, s, lid), own++;
+			own += dead[s];
 		}
-		for (uint32_t s = 0; own && s < ns; s++)
-			if (dead[s]) {
-				col[s] = patch_entry(t, c, col, s, lid, col[s], use, tc);
-				use[((size_t)s * 256 + col[s]) * CLS_TC_COUNT + tc]++;
-			}
-		if (!delivers(t, col, lid, st)) {	/* this pass's column, balanced alike */
-			n->rerouted++;
+		if (!own) {
+			n->intact++;
 			for (uint32_t s = 0; s < ns; s++)
-				col[s] = lft_get(l, s, lid);
-			for (uint32_t s = 0; s < ns; s++)	/* where it moves anyway */
-				if (col[s] != lft_get(base->lft, bsw[s], lid))
-					col[s] = patch_entry(t, c, col, s, lid, col[s], use, tc);
-			if (!delivers(t, col, lid, st))
-				continue;	/* @l's column as it is */
-			for (uint32_t s = 0; s < ns; s++) {
-				use[((size_t)s * 256 + col[s]) * CLS_TC_COUNT + tc]++;
 				lft_set(l, s, lid, col[s]);
-			}
 			continue;
 		}
-		n->intact += !own;
-		n->patched += own != 0;
-		for (uint32_t s = 0; s < ns; s++)
-			lft_set(l, s, lid, col[s]);
+		/* the entries into a lost link; then every switch whose base route
+		 * meets one; then this pass's whole column */
+		if (take_own(t, c, base, bsw, l, lid, tc, col, dead, use, st) ||
+		    (broken_above(t, col, dead, st) &&
+		     take_own(t, c, base, bsw, l, lid, tc, col, dead, use, st))) {
+			n->patched++;
+			continue;
+		}
+		n->rerouted++;
+		memset(dead, 1, ns);
+		take_own(t, c, base, bsw, l, lid, tc, col, dead, use, st);
 	}
 	free(bsw);
 	free(use);

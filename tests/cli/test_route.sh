@@ -198,10 +198,16 @@ for f in ff2-bridge-full-degraded5 rail3-small; do
 		not_ok "$f: routing twice differs"
 	fi
 done
-for f in ffroute.sl opensm-sl2vl.dump opensm-lfts.dump ffroute.ibroute fabric.topo; do
+for f in ffroute.sl opensm-sl2vl.dump opensm-lfts.dump fabric.topo ffroute.slots; do
 	[ -s "$TMP/ff2-bridge-full/$f" ] && ok "ff2-bridge-full wrote $f" ||
 		not_ok "ff2-bridge-full did not write $f"
 done
+[ ! -e "$TMP/ff2-bridge-full/ffroute.ibroute" ] && ok "no ffroute.ibroute unless asked" ||
+	not_ok "ffroute.ibroute written without --ibroute"
+"$FFROUTE" route "$FAB/ff2-bridge-small.net" -o "$TMP/ibr" --ibroute -q 2>/dev/null
+[ -s "$TMP/ibr/ffroute.ibroute" ] && "$FFROUTE" route "$FAB/ff2-bridge-small.net" -o "$TMP/ibr" -q &&
+	[ ! -e "$TMP/ibr/ffroute.ibroute" ] && ok "--ibroute writes it; a later run without removes it" ||
+	not_ok "--ibroute"
 
 # ---- 4. classify --------------------------------------------------------------
 cj() {	# cj FABRIC JQ-EXPR
