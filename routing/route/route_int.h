@@ -172,17 +172,9 @@ int rt_up_groups(struct rt *r);
 /** rt_up_index - index into upg of the up-switch D-mod-K gives @rank at @s, or TOPO_NONE */
 static inline uint32_t rt_up_index(const struct rt *r, uint32_t s, uint32_t rank)
 {
-	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, i, a;
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
 
-	if (!m)
-		return TOPO_NONE;
-	i = rank % m;
-	a = r->upg_alt[b + i];
-	if (a == i || !r->upg_nr[s])
-		return b + a;
-	/* a hole: its substitute turns with the window (rank / m) over the members
-	 * reached, so its destinations spread over them all (route_pos.c) */
-	return b + r->upg_reach[b + (r->upg_rix[b + a] + rank / m) % r->upg_nr[s]];
+	return m ? b + r->upg_alt[b + rank % m] : TOPO_NONE;
 }
 /** rt_up_target - the up-switch D-mod-K gives @rank at @s (holes: the substitute) */
 static inline uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t rank)

@@ -29,11 +29,12 @@
  * ranks every member is designated once, so the window's flows then use
  * each remaining up-link at most twice, the lower bound ceil(|group| /
  * links left) for one lost link), starting half the group away from y so
- * that the leaves that lost neighbouring spines spread their substitutes;
- * and turned by one reached member per window (rank / |group|, rt_up_index),
- * so y's destinations spread over every link left instead of doubling one
- * (up-link spread; a shift window that spans two windows may then give
- * two lost members one substitute: one more than the bound, at worst).
+ * that the leaves that lost neighbouring spines spread their substitutes.
+ * A leaf's own routes do not double one up-link for it: the k-th
+ * destination it sends to lost member y takes the k-th member it reaches
+ * after alt(y) (route_dest.c up_index(); upg_reach, upg_rix, upg_nr).  The
+ * designated descent keeps alt(y) (turning it with rank / |group| too
+ * cost the directors fabric a shift: max 7 instead of 6).
  * Cost: O(sum over switches of up x down x up degrees); memory
  * O(switches x group size).
  */
