@@ -703,6 +703,10 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 			route_out_free(out);
 			rc = run_once(t, c, o, out, &soft);
 			out->base_in_force = sub == 1;
+		} else if (rc) {	/* out of memory: no half-merged tables */
+			route_out_free(out);
+			snprintf(out->err, sizeof(out->err), "out of memory");
+			logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
 		}
 	}
 	if (o->base && !out->incremental) {
