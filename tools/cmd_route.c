@@ -438,6 +438,37 @@ static int check_dir(const struct route_cli *o)
 	return rc;
 }
 
+/* What was routed, on stderr: the summary line (not with -q), and the concessions. */
+static void summary(const struct route_cli *o, const struct topo *t, const struct route_out *ro)
+{
+	if (!o->quiet)
+		fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
+			"%llu switch turn routes, %u LIDs rooted, tree digits in %u zone%s "
+			"(%u with overload left), shifts refined in %u zone%s (%u entries), "
+			"%.3f s -> %s\n",
+			t->nswitches, t->max_lid, (unsigned long long)ro->routes, ro->nvls,
+			ro->nvls > 1 ? "s" : "", (unsigned long long)ro->turn_routes,
+			ro->rooted_lids, ro->tree_zones, ro->tree_zones == 1 ? "" : "s",
+			ro->tree_left, ro->shift_zones, ro->shift_zones == 1 ? "" : "s",
+			ro->shift_moved, ro->seconds, o->dir);
+	if (ro->single_order)
+		fprintf(stderr, "ffroute route: %u VL%s, too few for this fabric's VL "
+			"layers: every LID routed up*/down* in one order instead (no credit "
+			"loop, but %llu zone-rule findings: routes that detour through another "
+			"zone, and a hot root)\n", o->ro.vl_limit, o->ro.vl_limit == 1 ? "" : "s",
+			(unsigned long long)ro->zone_detours);
+	if (!o->quiet && ro->incremental)
+		fprintf(stderr, "ffroute route: incremental: %u LIDs keep the base's routes, "
+			"%u patched where they met a fault, %u re-routed\n", ro->kept_lids,
+			ro->patched_lids, ro->rerouted_lids);
+	else if (!o->quiet && o->ro.base)
+		fprintf(stderr, "ffroute route: routed from scratch: %s\n", ro->mode_why);
+	if (ro->rails_given_up)
+		fprintf(stderr, "ffroute route: rail isolation could not be kept: %llu "
+			"rail finding(s) accepted; routes still avoid other rails' leaves "
+			"where they can\n", (unsigned long long)ro->rail_findings);
+}
+
 int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct route_cli o;
@@ -492,32 +523,8 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		rc = CLI_FINDINGS;	/* refused: the reason was logged */
 	} else {
 		rc = write_all(o.dir, t, &ro, o.ibroute) || write_base(o.dir, &base, &ro) ? CLI_ERROR : CLI_OK;
-		if (!rc && !o.quiet)
-			fprintf(stderr, "ffroute route: %u switches, %u LIDs: %llu routes, %u VL%s, "
-				"%llu switch turn routes, %u LIDs rooted, tree digits in %u zone%s "
-				"(%u with overload left), shifts refined in %u zone%s (%u entries), "
-				"%.3f s -> %s\n",
-				t->nswitches, t->max_lid, (unsigned long long)ro.routes, ro.nvls,
-				ro.nvls > 1 ? "s" : "", (unsigned long long)ro.turn_routes,
-				ro.rooted_lids, ro.tree_zones, ro.tree_zones == 1 ? "" : "s",
-				ro.tree_left, ro.shift_zones, ro.shift_zones == 1 ? "" : "s",
-				ro.shift_moved, ro.seconds, o.dir);
-		if (!rc && ro.single_order)
-			fprintf(stderr, "ffroute route: %u VL%s, too few for this fabric's VL "
-				"layers: every LID routed up*/down* in one order instead (no credit "
-				"loop, but %llu zone-rule findings: routes that detour through another "
-				"zone, and a hot root)\n", o.ro.vl_limit, o.ro.vl_limit == 1 ? "" : "s",
-				(unsigned long long)ro.zone_detours);
-		if (!rc && !o.quiet && ro.incremental)
-			fprintf(stderr, "ffroute route: incremental: %u LIDs keep the base's routes, "
-				"%u patched where they met a fault, %u re-routed\n", ro.kept_lids,
-				ro.patched_lids, ro.rerouted_lids);
-		else if (!rc && !o.quiet && o.ro.base)
-			fprintf(stderr, "ffroute route: routed from scratch: %s\n", ro.mode_why);
-		if (!rc && ro.rails_given_up)
-			fprintf(stderr, "ffroute route: rail isolation could not be kept: %llu "
-				"rail finding(s) accepted; routes still avoid other rails' leaves "
-				"where they can\n", (unsigned long long)ro.rail_findings);
+		if (!rc)
+			summary(&o, t, &ro);
 		route_out_free(&ro);
 	}
 	if (classified)
