@@ -57,7 +57,7 @@ uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s)
 	return t->port_remote[p] == TOPO_NONE ? p : TOPO_NONE;
 }
 
-/* Is the remembered place's switch present (whatever its port holds)? */
+/* Is the remembered place's switch absent (not in the fabric, or not a switch now)? */
 static bool slot_switch_absent(const struct topo *t, const struct route_slot *s)
 {
 	uint32_t node = topo_find_guid(t, s->sw_guid);
@@ -93,7 +93,7 @@ int route_slots(const struct topo *t, const struct cls *c, const struct route_sl
 		    (slot_switch_absent(t, &prev[i]) || rt_slot_port(t, &prev[i]) != TOPO_NONE))
 			s[n++] = prev[i];
 	qsort(s, n, sizeof(*s), cmp_slot);
-	for (uint32_t i = 0; i < n; i++)	/* one place per port: the present CA's */
+	for (uint32_t i = 0; i < n; i++)	/* one place per port (repeats in @prev) */
 		if (!k || cmp_place(&s[k - 1], &s[i]))
 			s[k++] = s[i];
 	*out = s;
