@@ -89,28 +89,13 @@ struct lft_total {
 	uint32_t switches, sw_differ, sw_blocks;	/* in both; with entries, blocks differing */
 };
 
-/* A's nodes in B and back (TOPO_NONE: not there), and what differs. */
+/* A's nodes and ports in B and back (TOPO_NONE: not there), and what differs. */
 struct fabric_map {
 	uint32_t *b_of_a, *a_of_b;
+	uint32_t *pb_of_pa, *pa_of_pb;	/* ports (topo_port_in), once for every switch */
 	uint32_t only_a, only_b;		/* nodes */
 	uint32_t links_only_a, links_only_b;	/* links */
 };
-
-/* Port @p of @x as a port index of @y (same node GUID and number), or TOPO_NONE. */
-static uint32_t map_port(const struct topo *x, const struct topo *y, const uint32_t *y_of_x,
-			 uint32_t p)
-{
-	uint32_t n, yn, num;
-
-	if (p == TOPO_NONE)
-		return TOPO_NONE;
-	n = x->port_node[p];
-	yn = y_of_x[n];
-	num = topo_port_num(x, p);
-	if (yn == TOPO_NONE || num > y->node_nports[yn])
-		return TOPO_NONE;
-	return y->port_off[yn] + num;
-}
 
 /* ---- arguments ------------------------------------------------------------ */
 
@@ -206,18 +191,17 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct d
 
 /* ---- comparison ------------------------------------------------------------ */
 
-/* Links of @x that @y lacks (an end not in @y counts). */
-static uint32_t links_missing(const struct topo *x, const struct topo *y, const uint32_t *y_of_x)
+/* Links of @x that @y lacks (an end not in @y counts); @py_of_px: ports of @x in @y. */
+static uint32_t links_missing(const struct topo *x, const struct topo *y, const uint32_t *py_of_px)
 {
 	uint32_t n = 0;
 
 	for (uint32_t p = 0; p < x->nports; p++) {
-		uint32_t q = x->port_remote[p], yp, yq;
+		uint32_t q = x->port_remote[p], yp = py_of_px[p], yq;
 
 		if (q == TOPO_NONE || p > q)
 			continue;
-		yp = map_port(x, y, y_of_x, p);
-		yq = map_port(x, y, y_of_x, q);
+		yq = py_of_px[q];
 		n += yp == TOPO_NONE || yq == TOPO_NONE || y->port_remote[yp] != yq;
 	}
 	return n;
@@ -236,7 +220,9 @@ static int fabric_map(const struct topo *a, const struct topo *b, struct fabric_
 	memset(m, 0, sizeof(*m));
 	m->b_of_a = malloc(((size_t)a->nnodes + 1) * sizeof(uint32_t));
 	m->a_of_b = malloc(((size_t)b->nnodes + 1) * sizeof(uint32_t));
-	if (!m->b_of_a || !m->a_of_b)
+	m->pb_of_pa = malloc(((size_t)a->nports + 1) * sizeof(uint32_t));
+	m->pa_of_pb = malloc(((size_t)b->nports + 1) * sizeof(uint32_t));
+	if (!m->b_of_a || !m->a_of_b || !m->pb_of_pa || !m->pa_of_pb)
 		return -ENOMEM;
 	for (uint32_t n = 0; n < a->nnodes; n++)
 		m->b_of_a[n] = TOPO_NONE;
@@ -267,8 +253,12 @@ static int fabric_map(const struct topo *a, const struct topo *b, struct fabric_
 		m->only_a += m->b_of_a[n] == TOPO_NONE;
 	for (uint32_t n = 0; n < b->nnodes; n++)
 		m->only_b += m->a_of_b[n] == TOPO_NONE;
-	m->links_only_a = links_missing(a, b, m->b_of_a);
-	m->links_only_b = links_missing(b, a, m->a_of_b);
+	for (uint32_t p = 0; p < a->nports; p++)
+		m->pb_of_pa[p] = topo_port_in(a, p, b);
+	for (uint32_t p = 0; p < b->nports; p++)
+		m->pa_of_pb[p] = topo_port_in(b, p, a);
+	m->links_only_a = links_missing(a, b, m->pb_of_pa);
+	m->links_only_b = links_missing(b, a, m->pa_of_pb);
 	return 0;
 }
 
@@ -276,6 +266,8 @@ static void fabric_map_free(struct fabric_map *m)
 {
 	free(m->b_of_a);
 	free(m->a_of_b);
+	free(m->pb_of_pa);
+	free(m->pa_of_pb);
 }
 
 /* LIDs owned by port @p: base LID and count (0 when it has none). */
@@ -311,7 +303,7 @@ static void sw_compare(const struct check_run *a, const struct check_run *b,
 	memset(d->block, 0, d->nblocks);
 	for (uint32_t p = 0; p < ta->nports; p++) {
 		uint32_t ba = 0, bb = 0, na = port_lids(ta, p, &ba);
-		uint32_t nb = port_lids(tb, map_port(ta, tb, m->b_of_a, p), &bb);
+		uint32_t nb = port_lids(tb, m->pb_of_pa[p], &bb);
 
 		if (na && !nb)
 			d->one_side += na;
@@ -323,7 +315,7 @@ static void sw_compare(const struct check_run *a, const struct check_run *b,
 	for (uint32_t p = 0; p < tb->nports; p++) {
 		uint32_t bb = 0, nb = port_lids(tb, p, &bb), ba = 0;
 
-		if (nb && !port_lids(ta, map_port(tb, ta, m->a_of_b, p), &ba))
+		if (nb && !port_lids(ta, m->pa_of_pb[p], &ba))
 			d->one_side += nb;
 	}
 	top = ta->max_lid > tb->max_lid ? ta->max_lid : tb->max_lid;

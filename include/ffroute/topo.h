@@ -127,6 +127,12 @@ static inline bool topo_is_sw_link(const struct topo *t, uint32_t p)
 
 /** topo_find_guid - node with node GUID @guid, or TOPO_NONE */
 uint32_t topo_find_guid(const struct topo *t, uint64_t guid);
+/**
+ * topo_port_in - port @p of @x as a port of @y: the node of the same GUID
+ * and type, the same port number; TOPO_NONE if @y has none (or @p is).
+ * Two states of one fabric (before and after a fault) compare through it.
+ */
+uint32_t topo_port_in(const struct topo *x, uint32_t p, const struct topo *y);
 /** topo_find_port_guid - port index with port GUID @guid, or TOPO_NONE */
 uint32_t topo_find_port_guid(const struct topo *t, uint64_t guid);
 /** topo_find_lid - port index owning unicast LID @lid (LMC range included) */

@@ -94,6 +94,21 @@ uint32_t topo_find_guid(const struct topo *t, uint64_t guid)
 	return lo < t->nnodes && t->node_guid[lo] == guid ? lo : TOPO_NONE;
 }
 
+uint32_t topo_port_in(const struct topo *x, uint32_t p, const struct topo *y)
+{
+	uint32_t n, yn;
+	unsigned num;
+
+	if (p == TOPO_NONE)
+		return TOPO_NONE;
+	n = x->port_node[p];
+	yn = topo_find_guid(y, x->node_guid[n]);
+	num = topo_port_num(x, p);
+	if (yn == TOPO_NONE || y->node_type[yn] != x->node_type[n] || num > y->node_nports[yn])
+		return TOPO_NONE;
+	return y->port_off[yn] + num;
+}
+
 uint32_t topo_find_port_guid(const struct topo *t, uint64_t guid)
 {
 	uint32_t lo = 0, hi = t->npguids;

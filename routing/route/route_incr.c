@@ -40,18 +40,6 @@
 
 #include "route/route_int.h"
 
-/* Port @p of @t in @b (same node GUID and number), or TOPO_NONE. */
-static uint32_t base_port(const struct topo *t, const struct topo *b, uint32_t p)
-{
-	uint32_t n = topo_find_guid(b, t->node_guid[t->port_node[p]]);
-	unsigned num = topo_port_num(t, p);
-
-	if (n == TOPO_NONE || b->node_type[n] != t->node_type[t->port_node[p]] ||
-	    num > b->node_nports[n])
-		return TOPO_NONE;
-	return b->port_off[n] + num;
-}
-
 /*
  * Is @t the base minus something?  1: a strict subset, 0: the same
  * fabric, -1: not a subset (@why says what the base lacks).
@@ -62,7 +50,7 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 	bool less = t->nnodes < b->nnodes || t->nlinks < b->nlinks;
 
 	for (uint32_t p = 0; p < t->nports; p++) {
-		uint32_t bp = base_port(t, b, p), r = t->port_remote[p];
+		uint32_t bp = topo_port_in(t, p, b), r = t->port_remote[p];
 		const char *what = NULL;
 
 		if (r == TOPO_NONE && !topo_is_switch(t, t->port_node[p]))
@@ -71,7 +59,7 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 			what = "a node or port";
 		else if (t->port_lid[p] != b->port_lid[bp] || t->port_lmc[p] != b->port_lmc[bp])
 			what = "this LID";
-		else if (r != TOPO_NONE && b->port_remote[bp] != base_port(t, b, r))
+		else if (r != TOPO_NONE && b->port_remote[bp] != topo_port_in(t, r, b))
 			what = "a link";
 		if (what) {
 			snprintf(why, len, "the base has not %s: %s (0x%016llx) port %u", what,
@@ -260,13 +248,16 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	memset(n, 0, sizeof(*n));
 	for (uint32_t s = 0; !rc && s < ns; s++)
 		bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)	/* the base's use */
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {	/* the base's use */
+		unsigned tc = t->lid_port[lid] != TOPO_NONE ? lid_class(t, c, lid) : 0;
+
 		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < ns; s++) {
 			uint8_t e = lft_get(base->lft, bsw[s], lid);
 
 			if (e != LFT_NONE)
-				use[((size_t)s * 256 + e) * CLS_TC_COUNT + lid_class(t, c, lid)]++;
+				use[((size_t)s * 256 + e) * CLS_TC_COUNT + tc]++;
 		}
+	}
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
 		uint32_t own = 0;
 		unsigned tc;
