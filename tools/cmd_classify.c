@@ -53,6 +53,78 @@ static void count(const struct topo *t, const struct cls *c, struct counts *k)
 	}
 }
 
+/* A rate in Gb/s x 10 as "200" or "56.2". */
+static const char *gbps(uint32_t r, char *buf, size_t len)
+{
+	if (r % 10)
+		snprintf(buf, len, "%u.%u", r / 10, r % 10);
+	else
+		snprintf(buf, len, "%u", r / 10);
+	return buf;
+}
+
+/* The ends of the links of subtree @st to the fast tree. */
+static void subtree_counts(const struct topo *t, const struct cls *c, uint32_t st,
+			   unsigned *sw, unsigned *cas, unsigned *up, uint32_t *rate)
+{
+	*sw = *cas = *up = 0;
+	*rate = 0;
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		if (c->subtree[n] != st)
+			continue;
+		if (!topo_is_switch(t, n)) {
+			++*cas;
+			continue;
+		}
+		++*sw;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t q = t->port_remote[p];
+
+			if (q != TOPO_NONE && topo_is_switch(t, t->port_node[q]) &&
+			    c->subtree[t->port_node[q]] != st) {
+				++*up;
+				*rate = c->rate[p] > *rate ? c->rate[p] : *rate;
+			}
+		}
+	}
+}
+
+/* Rates: the full rate, slow CAs, low-speed subtrees, trained-down links. */
+static void print_rates(const struct topo *t, const struct cls *c, FILE *fp)
+{
+	unsigned slow_cas = 0, in_sub = 0, sw, cas, up;
+	uint32_t rate;
+	char b1[16], b2[16];
+
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (!topo_is_switch(t, n) && c->slow[n]) {
+			slow_cas++;
+			in_sub += c->subtree[n] != TOPO_NONE;
+		}
+	fprintf(fp, "rates: full %s Gb/s (most switch-to-switch links); slow CAs %u (%u in "
+		"low-speed subtrees, %u on full-rate switches); subtrees %u; trained-down "
+		"links %u\n", gbps(c->full_rate, b1, sizeof(b1)), slow_cas, in_sub,
+		slow_cas - in_sub, c->nsubtrees, c->ntrained);
+	for (uint32_t st = 0; st < c->nsubtrees; st++) {
+		subtree_counts(t, c, st, &sw, &cas, &up, &rate);
+		fprintf(fp, "  subtree %u: %u switches, %u CAs, %u up-links at %s Gb/s\n", st, sw,
+			cas, up, gbps(rate, b1, sizeof(b1)));
+	}
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t q = t->port_remote[p];
+
+		if (c->trained[p] && q != TOPO_NONE && p < q)
+			fprintf(fp, "  trained down: '%s' port %u - '%s' port %u: %s Gb/s, both "
+				"ends run %s Gb/s or more elsewhere\n",
+				t->node_desc[t->port_node[p]], topo_port_num(t, p),
+				t->node_desc[t->port_node[q]], topo_port_num(t, q),
+				gbps(c->rate[p], b1, sizeof(b1)),
+				gbps(c->cap[t->port_node[p]] < c->cap[t->port_node[q]] ?
+				     c->cap[t->port_node[p]] : c->cap[t->port_node[q]], b2,
+				     sizeof(b2)));
+	}
+}
+
 static void print_text(const struct topo *t, const struct cls *c, const struct counts *k,
 		       bool nodes, FILE *fp)
 {
@@ -79,16 +151,20 @@ static void print_text(const struct topo *t, const struct cls *c, const struct c
 	fprintf(fp, "\nparallel switch ports (beyond the first of a group): %u\n",
 		k->groups_parallel);
 	fprintf(fp, "shape: %s\n", c->shape_why);
+	print_rates(t, c, fp);
 	if (!c->nreasons)
 		fprintf(fp, "verdict: routable%s\n", c->not_tree ? " (ffroute route declines it "
 			"unless --non-tree route)" : "");
 	for (unsigned i = 0; i < c->nreasons; i++)
 		fprintf(fp, "verdict: refused: %s\n", c->reason[i]);
 	for (uint32_t n = 0; nodes && n < t->nnodes; n++)
-		fprintf(fp, "node 0x%016" PRIx64 " %s level %u zone %d rail %d role %s host %d '%s'\n",
-			t->node_guid[n], topo_is_switch(t, n) ? "switch" : "ca", c->level[n],
-			c->zone[n], c->rail[n], cls_role_name((enum cls_role)c->role[n]),
-			c->host[n] == TOPO_NONE ? -1 : (int)c->host[n], t->node_desc[n]);
+		fprintf(fp, "node 0x%016" PRIx64 " %s level %u zone %d rail %d role %s host %d "
+			"rate %u%s%s '%s'\n", t->node_guid[n], topo_is_switch(t, n) ? "switch" : "ca",
+			c->level[n], c->zone[n], c->rail[n],
+			cls_role_name((enum cls_role)c->role[n]),
+			c->host[n] == TOPO_NONE ? -1 : (int)c->host[n], c->cap[n] / 10,
+			c->slow[n] ? " slow" : "", c->subtree[n] != TOPO_NONE ? " subtree" : "",
+			t->node_desc[n]);
 }
 
 static void print_json(const struct topo *t, const struct cls *c, const struct counts *k,
@@ -116,7 +192,9 @@ static void print_json(const struct topo *t, const struct cls *c, const struct c
 	for (unsigned d = 1; d < CLS_DIR_COUNT; d++)
 		fprintf(fp, "%s\"%s\": %u", d > 1 ? ", " : "", cls_dir_name((enum cls_dir)d),
 			k->dir[d]);
-	fprintf(fp, "}, \"routable\": %s, \"reasons\": [", c->nreasons ? "false" : "true");
+	fprintf(fp, "}, \"full_rate_gbps\": %g, \"subtrees\": %u, \"trained_down\": %u",
+		c->full_rate / 10.0, c->nsubtrees, c->ntrained);
+	fprintf(fp, ", \"routable\": %s, \"reasons\": [", c->nreasons ? "false" : "true");
 	for (unsigned i = 0; i < c->nreasons; i++) {
 		fprintf(fp, "%s", i ? ", " : "");
 		cli_json_str(fp, c->reason[i]);

@@ -32,7 +32,8 @@
 
 const char cmd_fabric_help[] =
 	"usage: ffroute fabric FAMILY [--style S] [--size small|full] [SHAPE...]\n"
-	"                      [--drop-links F] [--drop-switches N] [--miscable N] [--sharp]\n"
+	"                      [--drop-links F] [--drop-switches N] [--miscable N]\n"
+	"                      [--trained-down N] [--slow-hcas N] [--sharp]\n"
 	"                      [--seed N] [--to net|ibnetdiscover] -o OUT\n"
 	"\n"
 	"Generate a reference fabric and write it as an ibsim .net file (default) or\n"
@@ -44,6 +45,7 @@ const char cmd_fabric_help[] =
 	"  multiframe  frames joined leaf to leaf, no third tier: director, discrete\n"
 	"  rail        8-HCA GPU hosts: rail2, rail3, rail-only\n"
 	"  fattree     generic k-ary fat tree (--levels 2 or 3)\n"
+	"  hetero      a frame with low-speed subtrees: mixed, below-leaf, below-spine\n"
 	"\n"
 	"Shape (0 or absent = the preset's value; not every family uses every one):\n"
 	"  -s, --size small|full   preset (default small)\n"
@@ -61,11 +63,19 @@ const char cmd_fabric_help[] =
 	"      --inter-links N     ff2: links between the zones (per zone);\n"
 	"                          multiframe: links per frame pair\n"
 	"      --rails N, --rail K, --levels N   rail/fattree\n"
+	"      --subtrees N        hetero: low-speed subtrees (full 8, small 2)\n"
+	"      --sub-hosts N       hetero: hosts per subtree (full 16, small 3)\n"
+	"      --sub-uplinks N     hetero: up-links per subtree (default 2)\n"
+	"      --sub-rate R        hetero: the subtrees' links, e.g. 4xEDR (default),\n"
+	"                          2xHDR, 4xFDR, 4xQDR, or 100, 56, 40 (Gb/s)\n"
 	"\n"
 	"Degradation (seeded, in this order):\n"
 	"      --drop-links F      remove fraction F (0..1, or N%) of switch-switch links\n"
 	"      --drop-switches N   remove N switches\n"
 	"      --miscable N        swap the far ends of N pairs of switch-switch cables\n"
+	"      --trained-down N    N full-rate switch-switch links trained down\n"
+	"                          (alternately 4x -> 1x and HDR -> EDR)\n"
+	"      --slow-hcas N       N full-rate host links run at 4x EDR\n"
 	"      --sharp             a SHARP aggregation node on the last port of every switch\n"
 	"      --seed N            seed (default 1)\n"
 	"\n"
@@ -86,6 +96,8 @@ enum {
 	OPT_RADIX = 256, OPT_SPINES, OPT_LEAVES, OPT_COMPUTE, OPT_STORAGE, OPT_MGMT,
 	OPT_HOSTS, OPT_RAILS, OPT_LEVELS, OPT_FRAMES, OPT_INTER, OPT_OVERSUB, OPT_RAIL,
 	OPT_DROP_LINKS, OPT_DROP_SWITCHES, OPT_MISCABLE, OPT_SHARP, OPT_SEED,
+	OPT_SUBTREES, OPT_SUB_HOSTS, OPT_SUB_UPLINKS, OPT_SUB_RATE, OPT_TRAINED_DOWN,
+	OPT_SLOW_HCAS,
 };
 
 /* ---- options ---------------------------------------------------------------- */
@@ -135,6 +147,33 @@ static int parse_seed(const struct cli_cmd *cmd, const char *arg, uint64_t *out)
 	return 0;
 }
 
+/* --sub-rate: "<W>x<SPEED>" (4xEDR) or a rate in Gb/s of the usual 4x links. */
+static int parse_rate(const struct cli_cmd *cmd, const char *arg, struct gen_opts *g)
+{
+	static const struct { const char *gbps; uint8_t w, s; } by_rate[] = {
+		{ "100", 4, TOPO_SPEED_EDR }, { "56", 4, TOPO_SPEED_FDR },
+		{ "40", 4, TOPO_SPEED_QDR }, { "200", 4, TOPO_SPEED_HDR },
+	};
+	char *x;
+	unsigned long w;
+
+	for (size_t i = 0; i < sizeof(by_rate) / sizeof(by_rate[0]); i++)
+		if (!strcmp(arg, by_rate[i].gbps)) {
+			g->sub_width = by_rate[i].w;
+			g->sub_speed = by_rate[i].s;
+			return 0;
+		}
+	w = strtoul(arg, &x, 10);
+	if (x != arg && (*x == 'x' || *x == 'X') && topo_width_valid((unsigned)w) &&
+	    topo_speed_parse(x + 1, (unsigned)strlen(x + 1)) != TOPO_SPEED_UNKNOWN) {
+		g->sub_width = (uint8_t)w;
+		g->sub_speed = (uint8_t)topo_speed_parse(x + 1, (unsigned)strlen(x + 1));
+		return 0;
+	}
+	return cli_usage_error(cmd, "--sub-rate: '%s' is not a rate like 4xEDR, 2xHDR or 100",
+			       arg);
+}
+
 /* The option that sets an unsigned field of struct gen_opts, or NULL. */
 static unsigned *uint_field(struct gen_opts *g, int c)
 {
@@ -154,6 +193,11 @@ static unsigned *uint_field(struct gen_opts *g, int c)
 	case OPT_RAIL: return &g->rail;
 	case OPT_DROP_SWITCHES: return &g->drop_switches;
 	case OPT_MISCABLE: return &g->miscable;
+	case OPT_SUBTREES: return &g->subtrees;
+	case OPT_SUB_HOSTS: return &g->sub_hosts;
+	case OPT_SUB_UPLINKS: return &g->sub_uplinks;
+	case OPT_TRAINED_DOWN: return &g->trained_down;
+	case OPT_SLOW_HCAS: return &g->slow_hcas;
 	default: return NULL;
 	}
 }
@@ -183,6 +227,8 @@ static int fabric_opt(const struct cli_cmd *cmd, int c, const char *name, char *
 	case OPT_SHARP:
 		o->g.sharp = true;
 		return 0;
+	case OPT_SUB_RATE:
+		return parse_rate(cmd, optarg, &o->g);
 	case OPT_SEED:
 		return parse_seed(cmd, optarg, &o->g.seed);
 	case 't':
@@ -209,13 +255,13 @@ static int fabric_family(const struct cli_cmd *cmd, int argc, char **argv, struc
 
 	if (optind >= argc)
 		return cli_usage_error(cmd, "no FAMILY given (frame, ff2, multiframe, rail, "
-				       "fattree)");
+				       "fattree, hetero)");
 	if (optind + 1 < argc)
 		return cli_usage_error(cmd, "one FAMILY only (got '%s' too)", argv[optind + 1]);
 	f = gen_family_parse(argv[optind]);
 	if (f < 0)
 		return cli_usage_error(cmd, "unknown family '%s' (frame, ff2, multiframe, rail, "
-				       "fattree)", argv[optind]);
+				       "fattree, hetero)", argv[optind]);
 	if (style && (s = gen_style_parse(style)) < 0)
 		return cli_usage_error(cmd, "--style: unknown style '%s'", style);
 	o->g.family = (enum gen_family)f;
@@ -247,6 +293,12 @@ static int fabric_parse(const struct cli_cmd *cmd, int argc, char **argv, struct
 		{ "drop-switches", required_argument, NULL, OPT_DROP_SWITCHES },
 		{ "miscable", required_argument, NULL, OPT_MISCABLE },
 		{ "sharp", no_argument, NULL, OPT_SHARP },
+		{ "subtrees", required_argument, NULL, OPT_SUBTREES },
+		{ "sub-hosts", required_argument, NULL, OPT_SUB_HOSTS },
+		{ "sub-uplinks", required_argument, NULL, OPT_SUB_UPLINKS },
+		{ "sub-rate", required_argument, NULL, OPT_SUB_RATE },
+		{ "trained-down", required_argument, NULL, OPT_TRAINED_DOWN },
+		{ "slow-hcas", required_argument, NULL, OPT_SLOW_HCAS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "to", required_argument, NULL, 't' },
 		{ "output", required_argument, NULL, 'o' },
@@ -275,6 +327,7 @@ static const char *style_name(const struct gen_opts *g)
 	static const enum gen_style first[GEN_FAMILY_COUNT] = {
 		[GEN_FRAME] = GEN_STYLE_DIRECTOR, [GEN_FF2] = GEN_STYLE_BRIDGE,
 		[GEN_MULTIFRAME] = GEN_STYLE_DIRECTOR, [GEN_RAIL] = GEN_STYLE_RAIL2,
+		[GEN_HETERO] = GEN_STYLE_MIXED,
 	};
 
 	if (g->style != GEN_STYLE_DEFAULT || (unsigned)g->family >= GEN_FAMILY_COUNT)
@@ -294,7 +347,10 @@ static void fabric_comment(const struct fabric_opts *o, FILE *fp)
 		F("oversub", oversub), F("compute", compute), F("storage", storage),
 		F("mgmt", mgmt), F("hosts", hosts), F("rails", rails), F("levels", levels),
 		F("frames", frames), F("inter-links", inter_links),
+		F("subtrees", subtrees), F("sub-hosts", sub_hosts),
+		F("sub-uplinks", sub_uplinks),
 		F("drop-switches", drop_switches), F("miscable", miscable),
+		F("trained-down", trained_down), F("slow-hcas", slow_hcas),
 #undef F
 	};
 	const struct gen_opts *g = &o->g;
@@ -309,6 +365,8 @@ static void fabric_comment(const struct fabric_opts *o, FILE *fp)
 	}
 	if (o->rail_given || (g->family == GEN_RAIL && g->style == GEN_STYLE_RAILONLY))
 		fprintf(fp, " --rail %u", g->rail);
+	if (g->sub_width)
+		fprintf(fp, " --sub-rate %ux%s", g->sub_width, topo_speed_name(g->sub_speed));
 	if (g->drop_links > 0)
 		fprintf(fp, " --drop-links %g", g->drop_links);
 	if (g->sharp)

@@ -467,6 +467,10 @@ static void summary(const struct route_cli *o, const struct topo *t, const struc
 		fprintf(stderr, "ffroute route: rail isolation could not be kept: %llu "
 			"rail finding(s) accepted; routes still avoid other rails' leaves "
 			"where they can\n", (unsigned long long)ro->rail_findings);
+	if (ro->rate_findings)
+		fprintf(stderr, "ffroute route: warning: %llu endpoint pair(s) routed slower "
+			"than a path as short runs, or through a low-speed subtree (`ffroute "
+			"check` lists them)\n", (unsigned long long)ro->rate_findings);
 }
 
 int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)

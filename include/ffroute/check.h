@@ -164,6 +164,8 @@ enum chk_finding_kind {
 	CHK_F_XZONE_LINK,	/* a cross-zone route uses a link other than inter-zone links */
 	CHK_F_STORAGE_XZONE,	/* a storage HCA reached through the other zone */
 	CHK_F_CREDIT_LOOP_SW,	/* a credit loop that needs switch-originated routes */
+	CHK_F_RATE_SLOWED,	/* an endpoint pair routed slower than a path as short runs */
+	CHK_F_SLOW_TRANSIT,	/* a route through a low-speed subtree holding neither end */
 	CHK_F_COUNT
 };
 
@@ -208,6 +210,7 @@ struct chk_opts {
 	const uint32_t *sl_group;	/* with sl: [nnodes] source group of each node */
 	uint32_t sl_ngroups;		/* with sl: groups (1 if sl_group is NULL) */
 	bool no_switch_cdg;		/* skip credit_loop_switch (only CA-injected routes) */
+	bool rates_if_mixed;		/* chk_rates only when links run at several rates */
 	unsigned threads;		/* chk_findings: 0 (default) 2 when 2 CPUs are online,
 					 * 1 one; the report does not depend on it */
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
@@ -311,6 +314,12 @@ int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok
 		    const struct chk_opts *o, struct chk_cdg **g);
 int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r);
 void chk_cdg_free(struct chk_cdg *g);
+/**
+ * chk_rates - rate_slowed and slow_transit findings and the rate metrics
+ * (chk_rate.c; chk_findings calls it).  O(LIDs x links).
+ */
+int chk_rates(const struct topo *t, const struct lft *l, const struct cls *c,
+	      struct chk_report *r);
 /**
  * chk_metrics - balance and traffic-pattern metrics (see ffroute(1)).
  * Balance metrics use the route counts of chk_findings(); if it has not

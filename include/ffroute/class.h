@@ -79,6 +79,18 @@ struct cls {
 				 * cycles (a torus, a dragonfly): route_run declines
 				 * unless asked (route_opts.non_tree) */
 	char shape_why[160];	/* why the fabric is, or is not, a tree */
+	/* rates (class_rate.c), in Gb/s x 10 (4x HDR = 2000); 0 = unknown */
+	uint32_t *rate;		/* [nports] the link's rate (the lower end's) */
+	uint32_t *cap;		/* [nnodes] the best rate among the node's links */
+	uint8_t *slow;		/* [nnodes] cap below full_rate: a slow CA or switch */
+	uint8_t *trained;	/* [nports] the link runs below both ends' cap */
+	uint32_t *subtree;	/* [nnodes] low-speed subtree of a slow switch or of a
+				 * CA's switch, TOPO_NONE for the fast tree */
+	uint8_t *below;		/* [nnodes] in a subtree that hangs below the fast tree:
+				 * its links to fast switches go up */
+	uint32_t full_rate;	/* the rate most switch-to-switch links run at */
+	uint32_t nsubtrees, ntrained;	/* trained: links (counted once) */
+	bool rates_mixed;	/* links of more than one known rate */
 };
 
 /* Override of inferred attributes; -1 = keep the inferred value. */
@@ -140,6 +152,10 @@ void cls_free(struct cls *c);
 enum cls_tclass cls_tclass_of(enum cls_role r);
 const char *cls_role_name(enum cls_role r);
 const char *cls_dir_name(enum cls_dir d);
+/** cls_link_rate - rate of the link on port @p, Gb/s x 10, the lower end's; 0 unknown */
+uint32_t cls_link_rate(const struct topo *t, uint32_t p);
+/** cls_rate_full - port @p's link runs at the full rate (unknown counts; trained-down not) */
+bool cls_rate_full(const struct cls *c, uint32_t p);
 /** cls_is_endpoint - a CA port that carries traffic (not a SHARP AN) */
 bool cls_is_endpoint(const struct topo *t, const struct cls *c, uint32_t node);
 

@@ -32,6 +32,7 @@ enum gen_family {
 	GEN_MULTIFRAME,		/* M frames joined by a few links, no third tier */
 	GEN_RAIL,		/* 8-rail GPU hosts */
 	GEN_FATTREE,		/* generic k-ary 2/3-level fat tree */
+	GEN_HETERO,		/* a frame with low-speed subtrees */
 	GEN_FAMILY_COUNT
 };
 
@@ -44,6 +45,9 @@ enum gen_style {
 	GEN_STYLE_RAIL2,	/* rail: rail-optimized 2-level (shared spines) */
 	GEN_STYLE_RAIL3,	/* rail: rail-optimized 3-level (SuperPOD-like) */
 	GEN_STYLE_RAILONLY,	/* rail: no spines, each rail its own subnet */
+	GEN_STYLE_MIXED,	/* hetero: subtrees below leaves and below spines, alternating */
+	GEN_STYLE_BELOW_LEAF,	/* hetero: every subtree below leaves */
+	GEN_STYLE_BELOW_SPINE,	/* hetero: every subtree below spines */
 	GEN_STYLE_COUNT
 };
 
@@ -67,10 +71,17 @@ struct gen_opts {
 	unsigned inter_links;	/* ff2/multiframe: links between zones / per frame pair */
 	unsigned oversub;	/* frame: leaf down:up ratio numerator (1 = 1:1) */
 	unsigned rail;		/* rail-only: which rail's subnet to build (0-based) */
+	unsigned subtrees;	/* hetero: low-speed subtrees */
+	unsigned sub_hosts;	/* hetero: hosts per subtree */
+	unsigned sub_uplinks;	/* hetero: up-links per subtree, to distinct switches */
+	uint8_t sub_width, sub_speed;	/* hetero: the subtrees' links (0: 4x EDR) */
 	/* degradation, applied in this order, all seeded */
 	double drop_links;	/* fraction of switch-switch links removed */
 	unsigned drop_switches;	/* whole switches removed (uniformly among all switches) */
 	unsigned miscable;	/* pairs of switch-switch cables whose ends are swapped */
+	unsigned trained_down;	/* full-rate switch-switch links trained down: 4x -> 1x
+				 * and HDR -> EDR, alternately */
+	unsigned slow_hcas;	/* full-rate host links run at 4x EDR (a slow HCA) */
 	bool sharp;		/* a SHARP AN CA on the last port of every switch */
 	uint64_t seed;
 };

@@ -102,6 +102,7 @@ struct route_out {
 	bool single_order;	/* one VL: every LID up*down* in one root's order */
 	uint64_t zone_detours;	/* ... zone-rule findings it leaves (cross-zone links used) */
 	bool rails_given_up;	/* auto rail isolation could not be kept: findings accepted */
+	uint64_t rate_findings;	/* ... rate_slowed + slow_transit it leaves (not refused) */
 	uint64_t rail_findings;	/* ... rail_mix + rail_leave findings it leaves */
 	uint32_t max_link_routes;	/* most routes on one switch-to-switch channel */
 	bool base_in_force;	/* the fabric is opts.base minus something: keep that base */

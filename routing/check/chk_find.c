@@ -992,6 +992,8 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (f.rails)
 		emit_rail_mix(&f);
 	rc = set_metrics(&f);
+	if (!rc && (!o || !o->rates_if_mixed || c->rates_mixed))
+		rc = chk_rates(t, l, c, r);
 	if (!rc)
 		rc = credit_loops(&f, two ? &job : NULL);
 	else if (two)

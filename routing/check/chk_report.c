@@ -18,7 +18,7 @@ static const char *const finding_names[CHK_F_COUNT] = {
 	"no_table", "unreachable", "unreachable_physical", "loop", "blackhole", "switch_lid",
 	"non_minimal", "credit_loop", "rail_mix", "rail_leave", "cross_zone_link",
 	"storage_cross_zone",
-	"credit_loop_switch",
+	"credit_loop_switch", "rate_slowed", "slow_transit",
 };
 
 /* Kinds that make `ffroute check` fail (non-minimal and physically unreachable do not). */
@@ -26,7 +26,7 @@ static const bool finding_hard[CHK_F_COUNT] = {
 	[CHK_F_NO_TABLE] = true, [CHK_F_UNREACHABLE] = true, [CHK_F_LOOP] = true,
 	[CHK_F_BLACKHOLE] = true, [CHK_F_SWITCH_LID] = true, [CHK_F_CREDIT_LOOP] = true,
 	[CHK_F_RAIL_MIX] = true, [CHK_F_RAIL_LEAVE] = true, [CHK_F_XZONE_LINK] = true,
-	[CHK_F_STORAGE_XZONE] = true,
+	[CHK_F_STORAGE_XZONE] = true, [CHK_F_RATE_SLOWED] = true, [CHK_F_SLOW_TRANSIT] = true,
 };
 
 bool chk_finding_hard(enum chk_finding_kind k)

@@ -174,7 +174,10 @@ static int shift_set(struct tctx *x, const char *pre, const struct shift_res *re
 	return chk_setf(x, "%s_sampled", pre, res->sampled);
 }
 
-/* The compute endpoints of zone @z (@rail < 0) or of rail @rail, in order. */
+/*
+ * The compute endpoints of zone @z (@rail < 0) or of rail @rail, in order;
+ * @z -2: those that are not slow (class_rate.c).
+ */
 static uint32_t subset(const struct tctx *x, int z, int rail, struct ep *out)
 {
 	uint32_t n = 0;
@@ -182,7 +185,8 @@ static uint32_t subset(const struct tctx *x, int z, int rail, struct ep *out)
 	for (uint32_t i = 0; i < x->ncomp; i++) {
 		uint32_t node = x->t->port_node[x->comp[i].port];
 
-		if (rail >= 0 ? x->c->rail[node] == rail : x->comp[i].zone == z)
+		if (rail >= 0 ? x->c->rail[node] == rail :
+		    z == -2 ? !x->c->slow[node] : x->comp[i].zone == z)
 			out[n++] = x->comp[i];
 	}
 	return n;
@@ -202,11 +206,16 @@ int chk_shift_metrics(struct tctx *x)
 
 	if (rc || (rc = shift_set(x, "shift", &res)))
 		return rc;
-	if (x->c->nzones < 2 && x->c->nrails < 2)
+	if (x->c->nzones < 2 && x->c->nrails < 2 && !x->c->rates_mixed)
 		return 0;
 	sub = malloc(((size_t)x->ncomp + 1) * sizeof(*sub));
 	if (!sub)
 		return -ENOMEM;
+	if (x->c->rates_mixed) {	/* the full-rate compute HCAs among themselves */
+		rc = shift_run(x, sub, subset(x, -2, -1, sub), &res);
+		if (!rc)
+			rc = shift_set(x, "shift_fast", &res);
+	}
 	for (uint32_t z = 0; x->c->nzones >= 2 && z < x->c->nzones && !rc; z++) {
 		rc = shift_run(x, sub, subset(x, (int)z, -1, sub), &res);
 		snprintf(pre, sizeof(pre), "shift_zone%u", z);

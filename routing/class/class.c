@@ -282,7 +282,7 @@ static void zone_leaves(const struct topo *t, const struct cls *c, uint32_t *uf,
 		uint32_t nt = 0;
 		unsigned da;
 
-		if (c->level[a] != 1)
+		if (c->level[a] != 1 || c->below[a])	/* below_zones() places those */
 			continue;
 		da = up_degree(t, c, a);
 		for (uint32_t p = t->port_off[a] + 1; p < t->port_off[a + 1]; p++) {
@@ -293,7 +293,7 @@ static void zone_leaves(const struct topo *t, const struct cls *c, uint32_t *uf,
 			for (uint32_t q = t->port_off[s] + 1; q < t->port_off[s + 1]; q++) {
 				uint32_t b = peer(t, q);
 
-				if (b == TOPO_NONE || b <= a || c->level[b] != 1)
+				if (b == TOPO_NONE || b <= a || c->level[b] != 1 || c->below[b])
 					continue;
 				if (!cnt[b]++)
 					touched[nt++] = b;
@@ -442,6 +442,27 @@ static int merge_weak_zones(const struct topo *t, struct cls *c, uint32_t *in, u
 	return 1;
 }
 
+/*
+ * A subtree that hangs below the fast tree takes the zone of the switches
+ * it hangs from, from its top down (no zone if they disagree: a bridge).
+ */
+static void below_zones(const struct topo *t, struct cls *c, uint32_t *cnt)
+{
+	bool changed = true;
+
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->below[n] && topo_is_switch(t, n))
+			c->zone[n] = -1;
+	memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt));
+	while (changed) {
+		changed = false;
+		for (uint32_t n = 0; n < t->nnodes; n++)
+			if (c->below[n] && topo_is_switch(t, n) && c->zone[n] < 0 &&
+			    (c->zone[n] = majority_zone(t, c, n, cnt)) >= 0)
+				changed = true;
+	}
+}
+
 static int find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32_t *cnt,
 		      uint32_t *touched)
 {
@@ -456,7 +477,7 @@ static int find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32_
 	}
 	zone_leaves(t, c, uf, cnt, touched);
 	for (uint32_t n = 0; n < t->nnodes; n++)	/* number zones by lowest leaf */
-		if (c->level[n] == 1 && cls_uf_find(uf, n) == n)
+		if (c->level[n] == 1 && cls_uf_find(uf, n) == n && !c->below[n])
 			c->zone[n] = (int16_t)(c->nzones < 32767 ? c->nzones++ : 32767);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (c->level[n] == 1)
@@ -475,6 +496,7 @@ static int find_zones(const struct topo *t, struct cls *c, uint32_t *uf, uint32_
 				if (c->level[n] == lv && c->zone[n] < 0)
 					c->zone[n] = majority_zone(t, c, n, cnt);
 	}
+	below_zones(t, c, cnt);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (!topo_is_switch(t, n) && c->ca_sw[n] != TOPO_NONE)
 			c->zone[n] = c->zone[c->ca_sw[n]];
@@ -805,6 +827,12 @@ void cls_free(struct cls *c)
 	free(c->group);
 	free(c->pos);
 	free(c->part);
+	free(c->rate);
+	free(c->cap);
+	free(c->slow);
+	free(c->trained);
+	free(c->subtree);
+	free(c->below);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -834,6 +862,8 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 		c->role[n] = (uint8_t)role_of(t, n);
 	apply_overrides(t, ov, m, c, OV_ROLE);
 	find_levels(t, c, s1, s2, s3);
+	if (cls_rates(t, c))
+		goto out;
 	apply_overrides(t, ov, m, c, OV_LEVEL);
 	count_levels(t, c);	/* a level= override may raise or lower the top */
 	rc = find_zones(t, c, s1, s2, s3);

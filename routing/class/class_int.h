@@ -42,6 +42,8 @@ void cls_verdict(const struct topo *t, struct cls *c);
 void cls_dual_homed(const struct topo *t, struct cls *c);
 /** cls_positions - c->pos, after levels (class_pos.c) */
 int cls_positions(const struct topo *t, struct cls *c);
+/** cls_rates - link rates, slow nodes, subtrees, trained-down links (class_rate.c) */
+int cls_rates(const struct topo *t, struct cls *c);
 /** cls_is_default_desc - an unconfigured NodeDescription, not a host name */
 bool cls_is_default_desc(const char *d);
 

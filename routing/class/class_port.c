@@ -170,6 +170,8 @@ static enum cls_dir port_dir(const struct topo *t, const struct cls *c, uint32_t
 		return CLS_DIR_HOST;
 	if (c->interzone[p])
 		return CLS_DIR_XZONE;
+	if (c->below[n] != c->below[q])	/* a subtree hanging below: up from it */
+		return c->below[n] ? CLS_DIR_UP : CLS_DIR_DOWN;
 	if (c->level[q] == c->level[n] || q == n)
 		return CLS_DIR_SAME;
 	return c->level[q] > c->level[n] ? CLS_DIR_UP : CLS_DIR_DOWN;

@@ -23,11 +23,12 @@
 #include "base/util.h"
 
 static const char *const family_names[GEN_FAMILY_COUNT] = {
-	"frame", "ff2", "multiframe", "rail", "fattree",
+	"frame", "ff2", "multiframe", "rail", "fattree", "hetero",
 };
 
 static const char *const style_names[GEN_STYLE_COUNT] = {
 	"default", "director", "discrete", "bridge", "leaf2leaf", "rail2", "rail3", "rail-only",
+	"mixed", "below-leaf", "below-spine",
 };
 
 const char *gen_family_name(enum gen_family f)
@@ -210,11 +211,46 @@ static void choose(struct gen *g, uint32_t *v, uint32_t n, uint32_t k)
 	}
 }
 
+/*
+ * Full-rate (4x HDR) cables, switch-switch or switch-host: trained-down
+ * links (even picks 4x -> 1x, odd HDR -> EDR) and slow HCAs (4x EDR).
+ */
+static int slow_down(struct gen *g, uint32_t *v)
+{
+	const struct gen_opts *o = g->o;
+
+	for (int hosts = 0; hosts < 2; hosts++) {
+		uint32_t n = 0, k = hosts ? o->slow_hcas : o->trained_down;
+
+		for (uint32_t i = 0; i < g->ncables; i++) {
+			const struct gen_cable *c = &g->cables[i];
+
+			if (!c->removed && c->width == 4 && c->speed == TOPO_SPEED_HDR &&
+			    sw_sw(g, c) == !hosts)
+				v[n++] = i;
+		}
+		if (k > n)
+			return gen_fail(g, "cannot slow %u of %u full-rate %s links", k, n,
+					hosts ? "host" : "switch-switch");
+		choose(g, v, n, k);
+		for (uint32_t i = 0; i < k; i++) {
+			struct gen_cable *c = &g->cables[v[i]];
+
+			if (!hosts && i % 2 == 0)
+				c->width = 1;
+			else
+				c->speed = TOPO_SPEED_EDR;
+		}
+	}
+	return 0;
+}
+
 static int degrade(struct gen *g)
 {
 	const struct gen_opts *o = g->o;
 	uint32_t *v = malloc(((size_t)g->ncables + g->nnodes + 1) * sizeof(*v));
 	uint32_t n, k;
+	int rc;
 
 	if (!v)
 		return gen_fail(g, "out of memory");
@@ -252,8 +288,9 @@ static int degrade(struct gen *g)
 		y->b = tb;
 		y->pb = tp;
 	}
+	rc = slow_down(g, v);
 	free(v);
-	return 0;
+	return rc;
 }
 
 static int add_sharp(struct gen *g)
@@ -322,7 +359,7 @@ static struct topo *build(struct gen *g)
 }
 
 static int (*const families[GEN_FAMILY_COUNT])(struct gen *) = {
-	gen_frame, gen_ff2, gen_multiframe, gen_rail, gen_fattree,
+	gen_frame, gen_ff2, gen_multiframe, gen_rail, gen_fattree, gen_hetero,
 };
 
 struct topo *gen_fabric(const struct gen_opts *o, struct diag_list *dl)

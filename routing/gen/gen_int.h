@@ -86,6 +86,7 @@ int gen_ff2(struct gen *g);
 int gen_multiframe(struct gen *g);
 int gen_rail(struct gen *g);
 int gen_fattree(struct gen *g);
+int gen_hetero(struct gen *g);
 
 /*
  * gen_clos - one 2-level Clos ("frame") in zone @zone: @spines spines and

@@ -207,11 +207,15 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c,
 	n += ghosts(t, c, o, k + n);
 	qsort(k, n, sizeof(*k), cmp_dkey);
 	d = malloc(((size_t)n + 1) * sizeof(*d));
-	if (d)	/* destinations on leaves and the others (e.g. spine LIDs) ranked apart */
+	/* destinations on leaves and the others (spine LIDs, the hosts of low-speed
+	 * subtrees) ranked apart: a leaf's full-rate hosts keep consecutive ranks */
+	if (d)
 		for (uint32_t i = 0; i < n; i++) {
+			uint32_t an = k[i].attach_node;
+
 			d[m] = k[i].d;
-			d[m].rank = rank[d[m].tc + (c->level[k[i].attach_node] == 1 ? 0
-									 : CLS_TC_COUNT)]++;
+			d[m].rank = rank[d[m].tc + (c->level[an] == 1 && c->subtree[an] == TOPO_NONE
+						    ? 0 : CLS_TC_COUNT)]++;
 			if (d[m].ghost)
 				d[m].lid = 0;
 			m++;
@@ -327,6 +331,15 @@ static int port_groups(struct rt *r)
 	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->gsize[p] = r->gsize[r->c->group[p]];
+	if (!r->c->rates_mixed)
+		return 0;
+	r->gcap = calloc((size_t)t->nports + 1, sizeof(*r->gcap));
+	if (!r->gcap)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < t->nports; p++)
+		r->gcap[r->c->group[p]] += rt_rate(r, p);
+	for (uint32_t p = 0; p < t->nports; p++)
+		r->gcap[p] = r->gcap[r->c->group[p]];
 	return 0;
 }
 
@@ -344,6 +357,7 @@ static void rt_free(struct rt *r)
 	free(r->upg_opos);
 	free(r->gidx);
 	free(r->gsize);
+	free(r->gcap);
 	free(r->pnum);
 	free(r->swp_off);
 	free(r->swp);
@@ -488,6 +502,7 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	chk_opts_init(&co);
 	co.threads = threads;
 	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
+	co.rates_if_mixed = true;
 	co.metrics = false;		/* findings only (no per-VL route counts) */
 	co.sl = out->sl;
 	co.sl_group = out->sl_group;
@@ -508,6 +523,10 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 			out->zone_detours = rep.f[CHK_F_XZONE_LINK].count +
 					    rep.f[CHK_F_STORAGE_XZONE].count;
 		}
+		/* rates judge performance, not correctness: reported, never refused */
+		rep.f[CHK_F_RATE_SLOWED].hard = rep.f[CHK_F_SLOW_TRANSIT].hard = false;
+		out->rate_findings = rep.f[CHK_F_RATE_SLOWED].count +
+				     rep.f[CHK_F_SLOW_TRANSIT].count;
 		out->rail_findings = rep.f[CHK_F_RAIL_MIX].count + rep.f[CHK_F_RAIL_LEAVE].count;
 		if (soft & VF_RAILS_SOFT) {
 			rep.f[CHK_F_RAIL_MIX].hard = false;

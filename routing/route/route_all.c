@@ -55,6 +55,7 @@ int rt_scratch_alloc(struct rt *r)
 	r->cand_w = malloc(np * sizeof(uint32_t));
 	r->order = malloc(ns * sizeof(uint32_t));
 	r->sub = malloc(ns * sizeof(uint32_t));
+	r->wide = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
 	r->turn_bits = NULL;	/* lazily: rt_mark_turns */
 	r->rdir = NULL;		/* lazily: rt_rooted_dirs */
 	r->stamp = 0;
@@ -62,7 +63,7 @@ int rt_scratch_alloc(struct rt *r)
 	r->lab_attach = TOPO_NONE;
 	if (!r->mode || !r->u0 || !r->dist || !r->pref || !r->pref_stamp || !r->near_stamp ||
 	    !r->near_pref || !r->col || !r->bq.v || !r->bq.next || !r->cand_off || !r->cand ||
-	    !r->cand_w || !r->order || !r->sub)
+	    !r->cand_w || !r->order || !r->sub || (r->c->rates_mixed && !r->wide))
 		return -ENOMEM;
 	memset(r->col, LFT_NONE, ns * LFT_COLS);
 	return 0;
@@ -85,6 +86,7 @@ void rt_scratch_free(struct rt *r)
 	free(r->cand_w);
 	free(r->order);
 	free(r->sub);
+	free(r->wide);
 	free(r->turn_bits);
 	free(r->rdir);
 }

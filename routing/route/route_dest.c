@@ -457,6 +457,17 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 	}
 }
 
+/* Port @p to @w keeps @s's best bottleneck (always, with links of one rate). */
+static inline bool rate_ok(const struct rt *r, uint32_t s, uint32_t p, uint32_t w)
+{
+	uint32_t v;
+
+	if (!r->wide)
+		return true;
+	v = rt_rate(r, p);
+	return (v < r->wide[w] ? v : r->wide[w]) >= r->wide[s];
+}
+
 /*
  * Key of candidate port @p (peer @w) of switch @s, smaller is better:
  * with rail isolation, not a leaf of another rail than the destination's;
@@ -611,7 +622,8 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	target = ti == TOPO_NONE ? TOPO_NONE : r->upg[ti];
 
 	if (up_by_target(r, s, dst, target)) {
-		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target)) {
+		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target) &&
+		    rate_ok(r, s, r->upg_port[ti], target)) {
 			*nmin = 1;
 			*best = r->upg_port[ti];
 			return;
@@ -658,6 +670,8 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 
 		k.load = r->load[dst->tc][r->c->group[p]];	/* the whole port group's */
 		k.width = dst->port || r->mode[s] >= RM_TURN ? g : 1;
+		if (r->gcap)	/* links of several rates: routes per unit of rate */
+			k.width = k.width > 1 ? r->gcap[p] : rt_rate(r, p);
 		if (r->c->dir[p] == CLS_DIR_DOWN)	/* the digit of the lower end's level */
 			low = r->c->level[rt_node(r, w)];
 		/* parallel links: by the digit where D-mod-K reached this level, else by load;
@@ -685,6 +699,37 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	r->load[dst->tc][r->c->group[best]] += lv == 1 ? 1 : r->sub[s];
 	r->pload[dst->tc][best]++;
 	return best;
+}
+
+/*
+ * Links of several rates: each labelled switch's best bottleneck to the
+ * destination (wide[], nearest first), and only the candidates that keep
+ * it.  A slower link (a low-speed subtree's, a trained-down one) is then
+ * taken only where every next hop under the labels is as slow.
+ */
+static void rate_filter(struct rt *r)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = r->norder; i-- > 0;) {
+		uint32_t s = r->order[i], best = 0;
+
+		for (uint32_t k = r->cand_off[s]; k < r->cand_off[s + 1]; k++) {
+			uint32_t v = rt_rate(r, r->cand[k]), w = r->wide[r->cand_w[k]];
+
+			best = v < w ? (v > best ? v : best) : (w > best ? w : best);
+		}
+		r->wide[s] = r->mode[s] == RM_DEST ? UINT32_MAX : best;
+	}
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t b = r->cand_off[s], e = r->cand_off[s + 1];
+
+		r->cand_off[s] = n;
+		for (uint32_t k = b; k < e; k++)
+			if (rate_ok(r, s, r->cand[k], r->cand_w[k]))
+				r->cand_w[n] = r->cand_w[k], r->cand[n++] = r->cand[k];
+	}
+	r->cand_off[r->nsw] = n;
 }
 
 /*
@@ -720,6 +765,8 @@ static void candidates(struct rt *r)
 				r->cand_w[n] = rt_peer(r, r->swp[i]), r->cand[n++] = r->swp[i];
 	}
 	r->cand_off[r->nsw] = n;
+	if (r->wide)
+		rate_filter(r);
 }
 
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)

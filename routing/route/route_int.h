@@ -88,6 +88,10 @@ struct rt {
 	uint32_t *upg_port;		/* parallel to upg: the one port to it, else RT_NOPORT */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
 	uint8_t *pnum;			/* [nports]: port number (topo_port_num, one load) */
+	/* links of several rates only (cls.rates_mixed), else NULL */
+	uint32_t *gcap;			/* [nports]: the port group's links' rates, summed */
+	uint32_t *wide;			/* [nsw]: best bottleneck to the destination under
+					 * the labels (candidates()); scratch, per thread */
 	uint64_t any_routes;	/* switches routed by the fallback */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */
 	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */
@@ -138,6 +142,12 @@ static inline uint32_t rt_peer(const struct rt *r, uint32_t p)
 		return TOPO_NONE;
 	q = r->t->port_node[q];
 	return topo_is_switch(r->t, q) ? r->t->node_sw[q] : TOPO_NONE;
+}
+
+/* Rate of port @p's link, Gb/s x 10; unknown counts as the full rate. */
+static inline uint32_t rt_rate(const struct rt *r, uint32_t p)
+{
+	return r->c->rate[p] ? r->c->rate[p] : r->c->full_rate;
 }
 
 static inline int16_t rt_zone(const struct rt *r, uint32_t s)

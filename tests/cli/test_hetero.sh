@@ -1,0 +1,106 @@
+#!/bin/sh
+# test_hetero.sh - low-speed subtrees and trained-down links (issue 28),
+# offline, judged by `ffroute check`'s rate findings (chk_rate.c):
+#   1. every small hetero fabric of the generator (subtrees below leaves,
+#      below spines, mixed; 1 to 4 up-links; 100/56/40 Gb/s; with and
+#      without trained-down links and slow HCAs) routes with no hard
+#      finding: rate_slowed 0, slow_transit 0, no credit loop;
+#   2. classify names the subtrees and the trained-down links;
+#   3. the check can fail: tables routed for the fabric before its links
+#      were trained down, judged on the fabric after, slow pairs down;
+#   4. the full below-spine fabric: the shift permutations of the full-rate
+#      compute HCAs are contention-free (shift_fast_max 1);
+#   5. routing twice gives identical bytes.
+# Needs jq.  Environment: FFROUTE.  Exit 0 / 1 / 77.
+
+: "${FFROUTE:?FFROUTE not set}"
+: "${top_srcdir:?top_srcdir not set}"
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not installed"; exit 77; }
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-hetero.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+
+. "$top_srcdir/tests/lib/tap.sh"
+
+expect() {	# expect NAME JQ-EXPR
+	if jq -e "$2" "$TMP/$1.json" >/dev/null 2>&1; then ok "$1: $2"; else
+		not_ok "$1: $2" "$TMP/$1.json"
+	fi
+}
+
+# hetero NAME OPTIONS...: generate, route, check --json
+hetero() {
+	name=$1
+	shift
+	if "$FFROUTE" fabric hetero "$@" -o "$TMP/$name.net" 2>"$TMP/$name.err" &&
+		"$FFROUTE" route "$TMP/$name.net" -q -o "$TMP/$name" 2>>"$TMP/$name.err"; then
+		"$FFROUTE" check "$TMP/$name" --json >"$TMP/$name.json" 2>>"$TMP/$name.err"
+		ok "$name: generated and routed ($*)"
+	else
+		not_ok "$name: generate and route ($*)" "$TMP/$name.err"
+		return 1
+	fi
+}
+
+clean() {	# the rate bars of issue 28 on NAME
+	expect "$1" '.findings | to_entries | map(select(.value.hard and .value.count > 0)) | length == 0'
+	expect "$1" '.metrics.rate_slowed_pairs == 0 and .metrics.slow_transit_pairs == 0'
+	expect "$1" '.metrics.rate_pairs_fast_fast == .metrics.rate_pairs_fast_fast_at_rate'
+}
+
+# ---- 1. the generator's hetero fabrics ---------------------------------------
+i=0
+for opts in "--style mixed" \
+	"--style below-leaf --sub-uplinks 1" \
+	"--style below-leaf --sub-uplinks 4 --sub-rate 56" \
+	"--style below-spine --sub-uplinks 3 --sub-rate 40" \
+	"--style below-spine --sub-uplinks 4 --sub-rate 2xHDR" \
+	"--style mixed --trained-down 3 --slow-hcas 2" \
+	"--style below-leaf --sub-uplinks 2 --trained-down 4 --seed 7"; do
+	i=$((i + 1))
+	# shellcheck disable=SC2086
+	hetero "h$i" $opts && clean "h$i"
+done
+expect h1 '.metrics.rate_pairs_slow > 0 and .metrics.rate_slow_min_gbps == 100'
+expect h4 '.metrics.rate_slow_min_gbps == 32'
+
+# ---- 2. classify --------------------------------------------------------------
+"$FFROUTE" classify "$TMP/h6.net" >"$TMP/cls.txt" 2>&1
+if grep -q "subtrees 2; trained-down links 3" "$TMP/cls.txt" &&
+	[ "$(grep -c '^  trained down: ' "$TMP/cls.txt")" = 3 ] &&
+	grep -q "slow CAs 8 (6 in low-speed subtrees, 2 on full-rate switches)" "$TMP/cls.txt"; then
+	ok "classify: 2 subtrees, 3 trained-down links, 6 + 2 slow CAs"
+else
+	not_ok "classify: subtrees, trained-down links, slow CAs" "$TMP/cls.txt"
+fi
+
+# ---- 3. the check fails tables that ignore the rates -------------------------
+"$FFROUTE" fabric hetero --style below-leaf --sub-uplinks 2 --seed 7 -o "$TMP/before.net" \
+	2>/dev/null
+"$FFROUTE" route "$TMP/before.net" -q -o "$TMP/before" 2>/dev/null
+"$FFROUTE" check --topo "$TMP/h7/fabric.topo" --lft "$TMP/before/opensm-lfts.dump" --json \
+	>"$TMP/stale.json" 2>"$TMP/stale.err"
+rc=$?
+if [ "$rc" = 1 ] && jq -e '.findings.rate_slowed.count > 0 and .metrics.rate_slowed_pairs ==
+		.findings.rate_slowed.count' "$TMP/stale.json" >/dev/null; then
+	ok "tables routed before 4 links trained down: rate_slowed $(jq .findings.rate_slowed.count "$TMP/stale.json"), exit 1"
+else
+	not_ok "stale tables on trained-down links: want rate_slowed > 0, exit 1 (got $rc)" \
+		"$TMP/stale.json"
+fi
+
+# ---- 4. full below-spine: shifts among the full-rate compute HCAs ------------
+if hetero full --size full --style below-spine --sub-uplinks 4; then
+	clean full
+	expect full '.metrics.shift_fast_max == 1 and .metrics.shift_fast_lb_max == 1'
+fi
+
+# ---- 5. deterministic ---------------------------------------------------------
+"$FFROUTE" route "$TMP/h6.net" -q -o "$TMP/again" 2>/dev/null
+if cmp -s "$TMP/h6/opensm-lfts.dump" "$TMP/again/opensm-lfts.dump"; then
+	ok "routing twice: identical LFTs"
+else
+	not_ok "routing twice: LFTs differ"
+fi
+tap_done
