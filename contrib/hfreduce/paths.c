@@ -16,12 +16,15 @@
 
 #include "paths.h"
 
-/* Rate of channel @p in Gb/s: width x lane rate; unknown -> 4x HDR. */
+/*
+ * Rate of channel @p in Gb/s: its link's (cls_link_rate: width x lane
+ * rate, the lower end's, as ffroute check rates links); unknown -> 4x HDR.
+ */
 static double ch_rate(const struct topo *t, uint32_t p)
 {
-	unsigned w = t->port_width[p], g = topo_speed_gbps_x10(t->port_speed[p]);
+	uint32_t r = cls_link_rate(t, p);
 
-	return (w ? w : 4) * (g ? g / 10.0 : 50.0);
+	return r ? r / 10.0 : 200.0;
 }
 
 

@@ -190,29 +190,36 @@ uint32_t chk_fset_max(const struct fset *f, const uint32_t *load)
 	return m;
 }
 
-/* Bandwidth of flow @i: 1 / its most shared channel (only switch links if @mask). */
+/*
+ * Bandwidth of flow @i, in units of the full rate: the least over its
+ * channels (only switch links if @mask) of the channel's share, its
+ * capacity (@cap: rate / full rate; NULL: 1) over the flows on it.
+ */
 static double flow_bw(const struct fset *f, uint32_t i, const uint32_t *load,
-		      const uint8_t *mask)
+		      const uint8_t *mask, const float *cap)
 {
-	uint32_t m = 0;
+	double bw = 1.0;
 
 	if (!f->ok[i])
 		return 0.0;
 	for (uint32_t k = f->off[i]; k < f->off[i + 1]; k++) {
 		uint32_t ch = f->ch[k];
+		double share;
 
-		if ((!mask || mask[ch]) && load[ch] > m)
-			m = load[ch];
+		if ((mask && !mask[ch]) || !load[ch])
+			continue;
+		share = (cap ? cap[ch] : 1.0) / load[ch];
+		bw = share < bw ? share : bw;
 	}
-	return m ? 1.0 / m : 1.0;
+	return bw;
 }
 
-static double fset_bw_sum(const struct fset *f, const uint32_t *load, const uint8_t *mask)
+static double fset_bw_sum(const struct tctx *x, const struct fset *f, const uint8_t *mask)
 {
 	double s = 0;
 
 	for (uint32_t i = 0; i < f->n; i++)
-		s += flow_bw(f, i, load, mask);
+		s += flow_bw(f, i, x->load, mask, x->cap);
 	return s;
 }
 
@@ -364,7 +371,7 @@ static int ebb_metric(struct tctx *x)
 				rc = chk_fset_add(x, &x->fs, z->port, a->lid);
 		}
 		chk_fset_load(&x->fs, x->load);
-		bw = fset_bw_sum(&x->fs, x->load, NULL);
+		bw = fset_bw_sum(x, &x->fs, NULL);
 		sum += bw;
 		nflows += x->fs.n;
 		bw = x->fs.n ? bw / x->fs.n : 0;
@@ -457,7 +464,7 @@ static int dbt_run(struct tctx *x, const char *name, const struct ep *rk, uint32
 		return rc;
 	chk_fset_load(&x->fs, x->load);
 	mx = chk_fset_max(&x->fs, x->load);
-	bw = fset_bw_sum(&x->fs, x->load, NULL) / x->fs.n;
+	bw = fset_bw_sum(x, &x->fs, NULL) / x->fs.n;
 	chk_fset_unload(&x->fs, x->load);
 	if ((rc = chk_setf(x, "dbt_%s_ranks", name, n)) ||
 	    (rc = chk_setf(x, "dbt_%s_flows", name, x->fs.n)) ||
@@ -602,9 +609,9 @@ static int incast_metric(struct tctx *x)
 	if (rc || (rc = incast_reads(x)))
 		return rc;
 	chk_fset_load(&x->fs, x->load);
-	alone = fset_bw_sum(&x->fs, x->load, x->sw2sw);
+	alone = fset_bw_sum(x, &x->fs, x->sw2sw);
 	chk_fset_load(&x->fs2, x->load);
-	mix = fset_bw_sum(&x->fs, x->load, x->sw2sw);
+	mix = fset_bw_sum(x, &x->fs, x->sw2sw);
 	chk_fset_unload(&x->fs, x->load);
 	chk_fset_unload(&x->fs2, x->load);
 	if ((rc = set(x, "incast_flows", x->fs2.n)))
@@ -716,6 +723,7 @@ static void tctx_free(struct tctx *x)
 	free(x->stor);
 	free(x->load);
 	free(x->sw2sw);
+	free(x->cap);
 	free(x->leaf_cap);
 	free(x->leaf_out);
 	free(x->leaf_in);
@@ -754,6 +762,14 @@ static int tctx_init(struct tctx *x)
 	    !x->p_in)
 		return -ENOMEM;
 	capacities(x);
+	if (x->c->rates_mixed) {	/* flows share a slower link's lesser rate */
+		x->cap = malloc(np * sizeof(*x->cap));
+		if (!x->cap)
+			return -ENOMEM;
+		for (uint32_t p = 0; p < x->t->nports; p++)
+			x->cap[p] = x->c->rate[p] && x->c->full_rate ?
+				    (float)x->c->rate[p] / (float)x->c->full_rate : 1.0f;
+	}
 	rc = chk_endpoints(x->t, x->c, CLS_ROLE_COMPUTE, &x->comp, &x->ncomp);
 	return rc ? rc : chk_endpoints(x->t, x->c, CLS_ROLE_STORAGE, &x->stor, &x->nstor);
 }

@@ -55,6 +55,8 @@ struct tctx {
 	uint32_t ncomp, nstor;
 	uint32_t *load;		/* [nports], all zero between patterns */
 	uint8_t *sw2sw;		/* [nports] channel joins two switches */
+	float *cap;		/* [nports] the link's rate / the full rate; NULL when
+				 * every link runs at one rate (then 1) */
 	uint32_t *leaf_cap;	/* [nswitches] cabled switch links of a switch */
 	uint32_t *leaf_out, *leaf_in;	/* [nswitches] scratch */
 	uint32_t *zcap_out, *zcap_in, *z_out, *z_in;	/* [nzones] */

@@ -376,7 +376,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 		uint32_t n = rt_node(r, u), m = r->upg_off[u + 1] - r->upg_off[u], bp;
 		uint8_t lv = r->c->level[n];
 
-		if (m && lost_above_leaves(r, u, rank)) {
+		if (m && (lost_above_leaves(r, u, rank) || r->c->below[n])) {
 			r->open_lv = lv;	/* the sources balance d from here up */
 			break;
 		}
@@ -691,6 +691,8 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 					   r->load[c][r->c->group[p]];
 		k.pload = r->pload[dst->tc][p];
 		k.rot = rot_fast(i, ncand, rm);
+		if (r->by_pos)	/* the rotation alone: each source its own way in */
+			k.load = k.pload = 0, k.wload = 0, k.grot = 0;
 		if (best == TOPO_NONE || ckey_less(&k, &bk))
 			best = p, bk = k;
 	}
@@ -702,12 +704,27 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 }
 
 /*
+ * Whether switch @s may send the destination in subtree @dst_st (TOPO_NONE:
+ * the fast tree) to switch @w: a route enters a low-speed subtree only to
+ * reach a destination inside it (moving inside one, or out of it, is
+ * free).
+ */
+static inline bool no_transit(const struct rt *r, uint32_t s, uint32_t w, uint32_t dst_st)
+{
+	uint32_t sw = r->c->subtree[rt_node(r, w)];
+
+	return sw == TOPO_NONE || sw == dst_st || sw == r->c->subtree[rt_node(r, s)];
+}
+
+/*
  * Links of several rates: each labelled switch's best bottleneck to the
  * destination (wide[], nearest first), and only the candidates that keep
- * it.  A slower link (a low-speed subtree's, a trained-down one) is then
- * taken only where every next hop under the labels is as slow.
+ * it and carry no transit through a low-speed subtree (no_transit()),
+ * unless that leaves a switch none.  A slower link (a low-speed subtree's,
+ * a trained-down one) is then taken only where every next hop under the
+ * labels is as slow.
  */
-static void rate_filter(struct rt *r)
+static void rate_filter(struct rt *r, uint32_t dst_st)
 {
 	uint32_t n = 0;
 
@@ -717,17 +734,23 @@ static void rate_filter(struct rt *r)
 		for (uint32_t k = r->cand_off[s]; k < r->cand_off[s + 1]; k++) {
 			uint32_t v = rt_rate(r, r->cand[k]), w = r->wide[r->cand_w[k]];
 
-			best = v < w ? (v > best ? v : best) : (w > best ? w : best);
+			if (!no_transit(r, s, r->cand_w[k], dst_st))
+				continue;
+			v = v < w ? v : w;
+			best = v > best ? v : best;
 		}
 		r->wide[s] = r->mode[s] == RM_DEST ? UINT32_MAX : best;
 	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint32_t b = r->cand_off[s], e = r->cand_off[s + 1];
+		uint32_t b = r->cand_off[s], e = r->cand_off[s + 1], n0 = n;
 
 		r->cand_off[s] = n;
 		for (uint32_t k = b; k < e; k++)
-			if (rate_ok(r, s, r->cand[k], r->cand_w[k]))
+			if (rate_ok(r, s, r->cand[k], r->cand_w[k]) &&
+			    no_transit(r, s, r->cand_w[k], dst_st))
 				r->cand_w[n] = r->cand_w[k], r->cand[n++] = r->cand[k];
+		for (uint32_t k = b; k < e && n == n0; k++)	/* none left: all of them */
+			r->cand_w[n] = r->cand_w[k], r->cand[n++] = r->cand[k];
 	}
 	r->cand_off[r->nsw] = n;
 }
@@ -736,7 +759,7 @@ static void rate_filter(struct rt *r)
  * Every switch's next-hop ports under the current labels, and the
  * labelled switches by decreasing distance (once per attach switch).
  */
-static void candidates(struct rt *r)
+static void candidates(struct rt *r, uint32_t attach)
 {
 	uint32_t n = 0, cnt[RT_MAXD + 2] = { 0 };
 
@@ -766,7 +789,7 @@ static void candidates(struct rt *r)
 	}
 	r->cand_off[r->nsw] = n;
 	if (r->wide)
-		rate_filter(r);
+		rate_filter(r, r->c->subtree[rt_node(r, attach)]);
 }
 
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)
@@ -774,11 +797,12 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	int rc;
 
 	designate(r, dst);
+	r->by_pos = r->c->below[rt_node(r, dst->attach)] && dst->port;
 	/* labels depend only on the attach switch (and switch LID or not) */
 	if (dst->attach != r->lab_attach || !dst->port != r->lab_swlid) {
 		if ((rc = label(r, dst)))
 			return rc;
-		candidates(r);
+		candidates(r, dst->attach);
 		r->lab_attach = dst->attach;
 		r->lab_swlid = !dst->port;
 	}

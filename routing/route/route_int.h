@@ -122,6 +122,8 @@ struct rt {
 	bool weighted;			/* some class weight is set (choose()) */
 	bool rooted_ok;			/* one zone, no bridges, 2 VLs allowed */
 	bool rooted;			/* the current labels are the rooted layer's */
+	bool by_pos;			/* the destination hangs in a low-speed subtree:
+					 * every source spreads it by position (choose()) */
 	bool strict;			/* the layer is in use: CAs above the leaves need it too */
 	bool any_above;			/* a fallback route carried a CA above the leaves */
 	uint32_t dbt_zones, dbt_left;	/* zones whose digits were searched; with overload left */

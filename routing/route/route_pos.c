@@ -23,6 +23,11 @@
  * pod, and shifts would collide there (small 3-level rail fabric with
  * scrambled GUIDs: shift max 2, mean 1.4; by column 1 and 1).
  *
+ * A switch of a low-speed subtree that hangs below the fast tree
+ * (class_rate.c) has its own up-neighbours for group, and is no member of
+ * a fast switch's pod: numbered with the spines it does not reach, its
+ * destinations would crowd the substitutes of those holes.
+ *
  * Holes: a switch that lost its link to group member y sends what D-mod-K
  * gives y to a member it still reaches: alt(y), chosen so that no two
  * lost members share a substitute (in any window of |group| consecutive
@@ -126,6 +131,9 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 				continue;
 			vm[v] = stamp;
 			vn = rt_node(r, v);
+			/* a subtree hanging below: its own up-links, no holes */
+			if (r->c->below[rt_node(r, s)] ? v != s : r->c->below[vn])
+				continue;
 			if (ffr_grow((void **)&r->upg, cap, (uint64_t)n + t->node_nports[vn] + 1,
 				     sizeof(*r->upg)))
 				return -ENOMEM;
