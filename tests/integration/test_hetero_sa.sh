@@ -16,17 +16,9 @@
 # without ibsim/opensm, the plugin or jq.
 set -u
 . "$top_srcdir/tests/lib/sim.sh"
-sim_require
-plugdir=$top_builddir/opensm/.libs
-FFROUTE=${FFROUTE:-$top_builddir/tools/ffroute}
-[ -f "$plugdir/libffroute.so" ] || { echo "SKIP: plugin not built"; exit 77; }
 command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not installed"; exit 77; }
-sim_workdir
-log=$SIM_DIR/opensm.log
+sim_plugin_test
 fail() { echo "FAIL: $*"; grep -i -E 'ffroute|ERR' "$log" | head -20; exit 1; }
-sim_plugin_env "$plugdir"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
 
 net=$SIM_DIR/hetero.net
 "$FFROUTE" fabric hetero --style mixed --trained-down 2 --seed 3 -o "$net" 2>/dev/null ||

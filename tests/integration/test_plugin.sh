@@ -33,16 +33,8 @@
 # ibsim/opensm or the plugin.
 set -u
 . "$top_srcdir/tests/lib/sim.sh"
-sim_require
-plugdir=$top_builddir/opensm/.libs
-FFROUTE=${FFROUTE:-$top_builddir/tools/ffroute}
-[ -f "$plugdir/libffroute.so" ] || { echo "SKIP: plugin not built"; exit 77; }
-sim_workdir
-log=$SIM_DIR/opensm.log
+sim_plugin_test
 fail() { echo "FAIL: $*"; grep -i -E 'ffroute|ERR|routing|configured' "$log" | head -40; exit 1; }
-sim_plugin_env "$plugdir"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
 
 # ---- 5. exports ---------------------------------------------------------------
 exports=$(nm -D --defined-only "$plugdir/libffroute.so" | awk '$2 ~ /^[TDBR]$/ { print $3 }')

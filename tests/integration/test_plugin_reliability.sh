@@ -20,17 +20,9 @@
 # Exit 77 without ibsim/opensm or the plugin.
 set -u
 . "$top_srcdir/tests/lib/sim.sh"
-sim_require
-plugdir=$top_builddir/opensm/.libs
-FFROUTE=${FFROUTE:-$top_builddir/tools/ffroute}
 D=$top_srcdir/tests/data/redteam2
-[ -f "$plugdir/libffroute.so" ] || { echo "SKIP: plugin not built"; exit 77; }
-sim_workdir
-log=$SIM_DIR/opensm.log
+sim_plugin_test
 fail() { echo "FAIL: $*"; grep -E 'ffroute|ERR RE|configured' "$log" | tail -20; exit 1; }
-sim_plugin_env "$plugdir"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
 wait_pass() {	# wait_pass N: until "ffroute: pass N" and its outcome are logged
 	i=0
 	until grep -q "ffroute: pass $1:" "$log"; do

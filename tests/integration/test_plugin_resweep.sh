@@ -16,17 +16,9 @@
 # plugin frame.  Exit 77 without ibsim/opensm/plugin.
 set -u
 . "$top_srcdir/tests/lib/sim.sh"
-sim_require
-plugdir=$top_builddir/opensm/.libs
-FFROUTE=${FFROUTE:-$top_builddir/tools/ffroute}
-[ -f "$plugdir/libffroute.so" ] || { echo "SKIP: plugin not built"; exit 77; }
-sim_workdir
+sim_plugin_test
 cd "$SIM_DIR" || exit 1
-log=$SIM_DIR/opensm.log
 fail() { echo "FAIL: $*"; grep -i -E 'ffroute|ERR' "$log" | tail -20; exit 1; }
-sim_plugin_env "$plugdir"
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
-export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
 
 sim_start_console "$top_srcdir/fabrics/demo/mini.net" || fail "ibsim did not start"
 sim_cmd() { sim_console "$@"; sleep 0.5; }

@@ -176,3 +176,21 @@ sim_plugin_env() {
 	LD_LIBRARY_PATH="$1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	export LD_LIBRARY_PATH
 }
+
+# sim_plugin_test: what every test of the plugin starts with: ibsim and
+# OpenSM present (else exit 77), the plugin built (else exit 77), plugdir
+# and FFROUTE set, a work directory ($SIM_DIR, log=$SIM_DIR/opensm.log),
+# OpenSM finding the plugin, and the sanitizers' options for a plugin
+# that OpenSM dlopen()s.
+sim_plugin_test() {
+	sim_require
+	plugdir=$top_builddir/opensm/.libs
+	FFROUTE=${FFROUTE:-$top_builddir/tools/ffroute}
+	[ -f "$plugdir/libffroute.so" ] || { echo "SKIP: plugin not built"; exit 77; }
+	sim_workdir
+	log=$SIM_DIR/opensm.log
+	sim_plugin_env "$plugdir"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0:replace_intrin=0"
+	LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$top_srcdir/tests/data/engines/lsan.supp"
+	export ASAN_OPTIONS LSAN_OPTIONS
+}
