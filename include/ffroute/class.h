@@ -154,8 +154,6 @@ const char *cls_role_name(enum cls_role r);
 const char *cls_dir_name(enum cls_dir d);
 /** cls_link_rate - rate of the link on port @p, Gb/s x 10, the lower end's; 0 unknown */
 uint32_t cls_link_rate(const struct topo *t, uint32_t p);
-/** cls_rate_full - port @p's link runs at the full rate (unknown counts; trained-down not) */
-bool cls_rate_full(const struct cls *c, uint32_t p);
 /** cls_is_endpoint - a CA port that carries traffic (not a SHARP AN) */
 bool cls_is_endpoint(const struct topo *t, const struct cls *c, uint32_t node);
 

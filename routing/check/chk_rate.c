@@ -74,7 +74,7 @@ static int sources(struct rate_pass *x)
 	uint32_t n = 0;
 
 	x->src_off = calloc((size_t)x->nsw + 1, sizeof(*x->src_off));
-	x->src = malloc(((size_t)t->ncas * 2 + 1) * sizeof(*x->src));
+	x->src = malloc(((size_t)t->nports + 1) * sizeof(*x->src));	/* CA ports, at most */
 	if (!x->src_off || !x->src)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < x->nsw; s++) {
@@ -85,8 +85,7 @@ static int sources(struct rate_pass *x)
 			uint32_t q = t->port_remote[p];
 
 			if (q != TOPO_NONE && !topo_is_switch(t, t->port_node[q]) &&
-			    cls_is_endpoint(t, x->c, t->port_node[q]) && t->port_lid[q] &&
-			    n < t->ncas * 2)
+			    cls_is_endpoint(t, x->c, t->port_node[q]) && t->port_lid[q])
 				x->src[n++] = q;
 		}
 	}

@@ -14,8 +14,8 @@
  *   trained down  a link below the capability of both its ends (a 4x cable
  *               up at 1x, an HDR link up at EDR): a fault, not design;
  *   full rate   the rate most switch-to-switch links run at (ties: the
- *               higher; with no such link, most links); switches and CAs whose capability is below it are
- *               slow;
+ *               higher; with no such link, most links); switches and
+ *               CAs whose capability is below it are slow;
  *   subtree     a connected group of slow switches (their links to each
  *               other) with endpoint CAs, and those CAs: where routing
  *               must carry no transit (slow switches without CAs, like a
@@ -26,12 +26,13 @@
  *               never pass through it, and it joins the zone of the fast
  *               switches it is cabled to instead of forming one.
  * A single-port CA whose only link is trained down cannot be told from a
- * slow host: the two route the same.  Cost: O(ports + distinct rates).
+ * slow host: the two route the same.  Cost: O(ports log ports).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "class/class_int.h"
 
 uint32_t cls_link_rate(const struct topo *t, uint32_t p)
@@ -57,15 +58,12 @@ static uint32_t full_rate(const struct topo *t, const struct cls *c)
 			    (any || (cls_peer_sw(t, p) != TOPO_NONE &&
 				     topo_is_switch(t, t->port_node[p]))))
 				v[n++] = c->rate[p];
-	for (uint32_t i = 0; i < n; i++) {	/* few distinct rates: count each */
-		uint32_t k = 0;
-
-		if (v[i] == best)
-			continue;
-		for (uint32_t j = 0; j < n; j++)
-			k += v[j] == v[i];
-		if (k > best_n || (k == best_n && v[i] > best))
-			best = v[i], best_n = k;
+	qsort(v, n, sizeof(*v), ffr_cmp_u32);
+	for (uint32_t i = 0, j; i < n; i = j) {	/* runs of one rate, ascending */
+		for (j = i; j < n && v[j] == v[i]; j++)
+			;
+		if (j - i >= best_n)
+			best = v[i], best_n = j - i;
 	}
 	free(v);
 	return best;
@@ -188,9 +186,4 @@ int cls_rates(const struct topo *t, struct cls *c)
 		c->below[n] = c->subtree[n] != TOPO_NONE && uf[c->subtree[n]];
 	free(uf);
 	return 0;
-}
-
-bool cls_rate_full(const struct cls *c, uint32_t p)
-{
-	return !c->trained[p] && (!c->rate[p] || c->rate[p] >= c->full_rate);
 }

@@ -334,8 +334,15 @@ static int port_groups(struct rt *r)
 	if (!r->c->rates_mixed)
 		return 0;
 	r->gcap = calloc((size_t)t->nports + 1, sizeof(*r->gcap));
-	if (!r->gcap)
+	r->nep = calloc((size_t)r->nsw + 1, sizeof(*r->nep));
+	if (!r->gcap || !r->nep)
 		return -ENOMEM;
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t n = t->port_node[p], q = t->port_remote[p];
+
+		if (q != TOPO_NONE && topo_is_switch(t, n) && cls_is_endpoint(t, r->c, t->port_node[q]))
+			r->nep[t->node_sw[n]]++;
+	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->gcap[r->c->group[p]] += rt_rate(r, p);
 	for (uint32_t p = 0; p < t->nports; p++)
@@ -358,6 +365,7 @@ static void rt_free(struct rt *r)
 	free(r->gidx);
 	free(r->gsize);
 	free(r->gcap);
+	free(r->nep);
 	free(r->pnum);
 	free(r->swp_off);
 	free(r->swp);

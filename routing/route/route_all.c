@@ -56,6 +56,9 @@ int rt_scratch_alloc(struct rt *r)
 	r->order = malloc(ns * sizeof(uint32_t));
 	r->sub = malloc(ns * sizeof(uint32_t));
 	r->wide = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
+	r->hw = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
+	r->eload = r->c->rates_mixed ? calloc(ns * ((size_t)r->c->nsubtrees + 1), sizeof(uint64_t))
+				     : NULL;
 	r->turn_bits = NULL;	/* lazily: rt_mark_turns */
 	r->rdir = NULL;		/* lazily: rt_rooted_dirs */
 	r->stamp = 0;
@@ -63,7 +66,8 @@ int rt_scratch_alloc(struct rt *r)
 	r->lab_attach = TOPO_NONE;
 	if (!r->mode || !r->u0 || !r->dist || !r->pref || !r->pref_stamp || !r->near_stamp ||
 	    !r->near_pref || !r->col || !r->bq.v || !r->bq.next || !r->cand_off || !r->cand ||
-	    !r->cand_w || !r->order || !r->sub || (r->c->rates_mixed && !r->wide))
+	    !r->cand_w || !r->order || !r->sub ||
+	    (r->c->rates_mixed && (!r->wide || !r->hw || !r->eload)))
 		return -ENOMEM;
 	memset(r->col, LFT_NONE, ns * LFT_COLS);
 	return 0;
@@ -87,6 +91,8 @@ void rt_scratch_free(struct rt *r)
 	free(r->order);
 	free(r->sub);
 	free(r->wide);
+	free(r->hw);
+	free(r->eload);
 	free(r->turn_bits);
 	free(r->rdir);
 }

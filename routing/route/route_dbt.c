@@ -437,8 +437,10 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 
 		if (x->tc != CLS_TC_COMPUTE)
 			continue;
-		if (r->c->level[rt_node(r, x->attach)] != 1)
-			return 0;	/* compute above the leaves: not the checker's job order */
+		if (r->c->level[rt_node(r, x->attach)] != 1 ||
+		    r->c->subtree[rt_node(r, x->attach)] != TOPO_NONE)
+			return 0;	/* compute above the leaves or in a low-speed subtree
+					 * (ranked apart): not the checker's job order */
 		if (n && x->attach == d[prev].attach && x->port == d[prev].port)
 			return 0;	/* LMC > 0 */
 		if (first == TOPO_NONE) {

@@ -645,6 +645,32 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	}
 }
 
+/*
+ * A destination in a low-speed subtree: of the tied candidates, the one
+ * toward the switch that the routes of the most endpoints have entered
+ * least so far, over every destination of that subtree (eload; each
+ * switch starts a destination with its own endpoints, which it sends on
+ * itself), then the
+ * rotation from the switch's position.  The endpoints' traffic into a
+ * subtree thus splits over its up-links by what each source sends, not
+ * one route per source switch.
+ */
+static uint32_t by_entry(const struct rt *r, const uint32_t *cand, const uint32_t *tie,
+			 uint32_t nmin, uint32_t ncand, uint32_t rm)
+{
+	uint32_t best = TOPO_NONE, brot = 0;
+	uint64_t bl = 0;
+
+	for (uint32_t j = 0; j < nmin; j++) {
+		uint32_t i = tie[j], p = cand[i], w = r->peer[p], rot = rot_fast(i, ncand, rm);
+		uint64_t l = w == TOPO_NONE ? UINT64_MAX : r->el[w];
+
+		if (best == TOPO_NONE || l < bl || (l == bl && rot < brot))
+			best = p, bl = l, brot = rot;
+	}
+	return best;
+}
+
 /* The port switch @s sends @dst out of (a port index), TOPO_NONE if none. */
 static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
@@ -662,6 +688,12 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	if (nmin > 1) {
 		best = TOPO_NONE;
 		rm = (rank + (dst->tc != CLS_TC_COMPUTE || lv >= r->open_lv ? spos : 0)) % ncand;
+	}
+	/* into a subtree, from the fast tree: the least-entered switch (a
+	 * subtree's own switches keep the rotation: their routes leave it) */
+	if (r->by_pos && nmin > 1 && r->c->subtree[rt_node(r, s)] == TOPO_NONE) {
+		best = by_entry(r, cand, tie, nmin, ncand, rm);
+		nmin = 1;
 	}
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];
@@ -700,6 +732,8 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	 * balance); a leaf balances its own routes (per-class up-link balance) */
 	r->load[dst->tc][r->c->group[best]] += lv == 1 ? 1 : r->sub[s];
 	r->pload[dst->tc][best]++;
+	if (r->by_pos && r->peer[best] != TOPO_NONE)
+		r->el[r->peer[best]] += r->hw[s];
 	return best;
 }
 
@@ -798,6 +832,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 
 	designate(r, dst);
 	r->by_pos = r->c->below[rt_node(r, dst->attach)] && dst->port;
+	if (r->by_pos)	/* below[] implies a subtree */
+		r->el = r->eload + (size_t)r->c->subtree[rt_node(r, dst->attach)] * (r->nsw + 1);
 	/* labels depend only on the attach switch (and switch LID or not) */
 	if (dst->attach != r->lab_attach || !dst->port != r->lab_swlid) {
 		if ((rc = label(r, dst)))
@@ -818,6 +854,12 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	r->turned = false;
 	for (uint32_t i = 0; i < r->norder; i++)
 		r->sub[r->order[i]] = 1;
+	for (uint32_t i = 0; r->by_pos && i < r->norder; i++) {	/* by_entry()'s weights */
+		uint32_t s = r->order[i];
+
+		r->hw[s] = r->nep[s];
+		r->el[s] += r->nep[s];
+	}
 	for (uint32_t i = 0; i < r->norder; i++) {	/* farthest first: weights known */
 		uint32_t s = r->order[i], p;
 		uint8_t e;
@@ -831,8 +873,11 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		default:
 			p = choose(r, s, dst);
 			e = p == TOPO_NONE ? LFT_NONE : r->pnum[p];
-			if (p != TOPO_NONE && r->peer[p] != TOPO_NONE)
+			if (p != TOPO_NONE && r->peer[p] != TOPO_NONE) {
 				r->sub[r->peer[p]] += r->sub[s];
+				if (r->by_pos)
+					r->hw[r->peer[p]] += r->hw[s];
+			}
 			if (dst->ghost)
 				break;
 			r->turned |= r->mode[s] >= RM_TURN;

@@ -92,6 +92,13 @@ struct rt {
 	uint32_t *gcap;			/* [nports]: the port group's links' rates, summed */
 	uint32_t *wide;			/* [nsw]: best bottleneck to the destination under
 					 * the labels (candidates()); scratch, per thread */
+	uint32_t *nep;			/* [nsw]: endpoint CAs cabled to each switch */
+	uint32_t *hw;			/* [nsw]: endpoints whose route passes the switch
+					 * (a by_pos destination); scratch */
+	uint64_t *eload;		/* [nsubtrees * nsw]: endpoint routes toward each
+					 * subtree's destinations sent into each switch, so
+					 * far; scratch */
+	uint64_t *el;			/* eload's row for the current destination */
 	uint64_t any_routes;	/* switches routed by the fallback */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */
 	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */

@@ -209,17 +209,24 @@ static int64_t move(struct shz *z, uint32_t a, uint32_t j, uint32_t p)
 
 /* ---- set-up --------------------------------------------------------------------------- */
 
-/* Whether the spine across up-port @p of leaf @a goes straight down to leaf @b for all its ranks. */
+/*
+ * Whether the spine across up-port @p of leaf @a goes straight down to leaf
+ * @b for all its ranks, and (links of several rates) at the full rate both
+ * ways: a move never puts an entry on a slower link (an entry on one stays).
+ */
 static bool straight(struct shz *z, uint32_t a, uint32_t p, uint32_t b, bool mark)
 {
+	const struct cls *c = z->r->c;
 	uint32_t sp = rt_peer(z->r, p);
 
-	if (b == a || sp == TOPO_NONE || z->r->c->dir[p] != CLS_DIR_UP)
+	if (b == a || sp == TOPO_NONE || c->dir[p] != CLS_DIR_UP ||
+	    (c->rates_mixed && rt_rate(z->r, p) < c->full_rate))
 		return false;
 	for (uint32_t j = z->lbeg[b]; j < z->lbeg[b + 1]; j++) {
 		uint32_t q = down_port(z, p, j);
 
-		if (q == TOPO_NONE || rt_peer(z->r, q) != z->lsw[b])
+		if (q == TOPO_NONE || rt_peer(z->r, q) != z->lsw[b] ||
+		    (c->rates_mixed && rt_rate(z->r, q) < c->full_rate))
 			return false;
 	}
 	for (uint32_t j = z->lbeg[b]; mark && j < z->lbeg[b + 1]; j++) {
@@ -677,8 +684,9 @@ static int shz_job(struct shz *z, const struct rt_dest *d, uint32_t nd, int16_t 
 	for (uint32_t i = 0; i < nd; i++) {
 		if (d[i].tc != CLS_TC_COMPUTE || rt_zone(r, d[i].attach) != zone)
 			continue;
-		if (r->c->level[rt_node(r, d[i].attach)] != 1 || n >= SH_MAX_RANKS)
-			goto out;
+		if (r->c->level[rt_node(r, d[i].attach)] != 1 || n >= SH_MAX_RANKS ||
+		    r->c->subtree[rt_node(r, d[i].attach)] != TOPO_NONE)
+			goto out;	/* the model is leaves' compute HCAs in rank order */
 		v[n++] = (struct shd){ r->c->pos[rt_node(r, d[i].attach)], rt_node(r, d[i].attach),
 				       d[i].port, d[i].lid, d[i].attach };
 	}

@@ -9,7 +9,10 @@
 #   3. the check can fail: tables routed for the fabric before its links
 #      were trained down, judged on the fabric after, slow pairs down;
 #   4. the full below-spine fabric: the shift permutations of the full-rate
-#      compute HCAs are contention-free (shift_fast_max 1);
+#      compute HCAs are contention-free (shift_fast_max 1) and the subtrees'
+#      traffic spreads over their up-links by capacity (<= 1.1); a full frame with
+#      1 % of its links dropped and 5 trained down: the shift refinement
+#      (route_shift.c) runs and moves no entry onto a trained-down link;
 #   5. routing twice gives identical bytes.
 # Needs jq.  Environment: FFROUTE.  Exit 0 / 1 / 77.
 
@@ -94,6 +97,16 @@ fi
 if hetero full --size full --style below-spine --sub-uplinks 4; then
 	clean full
 	expect full '.metrics.shift_fast_max == 1 and .metrics.shift_fast_lb_max == 1'
+	expect full '.metrics.subtree_uplink_max_over_mean <= 1.1'
+fi
+
+if "$FFROUTE" fabric frame --size full --trained-down 5 --drop-links 0.01 -o "$TMP/td.net" \
+	2>/dev/null && "$FFROUTE" route "$TMP/td.net" -o "$TMP/td" 2>"$TMP/td.err" &&
+	grep -q "shifts refined in 1 zone ([1-9]" "$TMP/td.err"; then
+	"$FFROUTE" check "$TMP/td" --json --no-metrics >"$TMP/td.json" 2>/dev/null
+	expect td '.findings.rate_slowed.count == 0 and .findings.credit_loop.count == 0'
+else
+	not_ok "frame with dropped and trained-down links: routed, shifts refined" "$TMP/td.err"
 fi
 
 # ---- 5. deterministic ---------------------------------------------------------
