@@ -27,7 +27,9 @@
  * link's rate (the first and the last such link of a path count), max
  * over mean, the worst; 1 is a spread exactly by capacity.
  * Cost: per destination LID, a BFS over the switch links and one pass
- * over the switches (routes memoised along the LFT): O(LIDs x links).
+ * over the switches (routes memoised along the LFT): O(LIDs x links);
+ * when every link runs at one rate, no BFS and no per-pair work: every
+ * valid pair runs at that rate, O(LIDs x switches).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -264,13 +266,20 @@ static void one_dest(struct rate_pass *x, uint32_t d, uint32_t dport)
 		return;
 	memset(x->state, 0, x->nsw);
 	for (uint32_t s = 0; s < x->nsw; s++) {
-		uint32_t rr;
+		uint32_t rr, n = x->src_off[s + 1] - x->src_off[s];
 
-		if (x->src_off[s] == x->src_off[s + 1] || x->dist[s] == UINT32_MAX)
+		if (!n || (x->c->rates_mixed && x->dist[s] == UINT32_MAX))
 			continue;
 		rr = route_rate(x, s, d, r0, lid);
 		if (rr == NO_RATE)
 			continue;
+		if (!x->c->rates_mixed) {	/* one rate: every valid pair at it, nothing slowed */
+			n -= s == d;	/* not to itself */
+			x->pairs[0] += n;
+			x->full_pairs[0] += n;
+			x->min_rate[0] = n && rr < x->min_rate[0] ? rr : x->min_rate[0];
+			continue;
+		}
 		for (uint32_t i = x->src_off[s]; i < x->src_off[s + 1]; i++)
 			if (x->src[i] != dport)
 				pair(x, x->src[i], s, dport, rr, dst_st);
@@ -362,8 +371,8 @@ int chk_rates(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (x.dist && x.queue && x.best && x.route && x.tr && x.state && x.bx && x.bload &&
 	    !sources(&x)) {
 		for (uint32_t d = 0; d < x.nsw; d++) {	/* destinations by switch */
-			if (x.src_off[d] < x.src_off[d + 1])
-				widest(&x, d);
+			if (c->rates_mixed && x.src_off[d] < x.src_off[d + 1])
+				widest(&x, d);	/* one rate: every path is as fast */
 			for (uint32_t i = x.src_off[d]; i < x.src_off[d + 1]; i++)
 				one_dest(&x, d, x.src[i]);
 		}
