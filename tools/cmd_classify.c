@@ -101,6 +101,10 @@ static void print_rates(const struct topo *t, const struct cls *c, FILE *fp)
 			slow_cas++;
 			in_sub += c->subtree[n] != TOPO_NONE;
 		}
+	if (!c->full_rate) {
+		fprintf(fp, "rates: unknown (the input gives no link width and speed)\n");
+		return;
+	}
 	fprintf(fp, "rates: full %s Gb/s (most switch-to-switch links); slow CAs %u (%u in "
 		"low-speed subtrees, %u on full-rate switches); subtrees %u; trained-down "
 		"links %u\n", gbps(c->full_rate, b1, sizeof(b1)), slow_cas, in_sub,

@@ -100,6 +100,26 @@ static void seed(struct rt *r, int16_t zone, bool other_zones)
 }
 
 /*
+ * Links of several rates: whether every inter-zone link of exit switch @u
+ * toward a labelled switch runs below the full rate (a trained-down
+ * cable, a slow bridge).  An up*down* way to another exit, no longer,
+ * then wins over it (relax()).
+ */
+static bool slow_exit(const struct rt *r, uint32_t u)
+{
+	if (!r->wide)
+		return false;
+	for (uint32_t j = r->swp_off[u]; j < r->swp_off[u + 1]; j++) {
+		uint32_t p = r->swp[j], y = r->peer[p];
+
+		if (r->c->dir[p] == CLS_DIR_XZONE && r->mode[y] != RM_NONE &&
+		    rt_rate(r, p) >= r->c->full_rate)
+			return false;
+	}
+	return true;
+}
+
+/*
  * Relax along ports of direction @dir from every popped switch to
  * switches of the same zone (@exclude: not zone @ex), labelling them @m.
  * @down_only: only switches already in a down mode propagate.
@@ -123,7 +143,9 @@ static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bo
 					continue;
 				if (r->mode[u] == RM_NONE ||
 				    (r->mode[u] == m && r->dist[u] > d + 1) ||
-				    (m == RM_DOWN && r->mode[u] == RM_EXIT && r->dist[u] > d + 1))
+				    (m == RM_DOWN && r->mode[u] == RM_EXIT && r->dist[u] > d + 1) ||
+				    (m == RM_UP && r->mode[u] == RM_EXIT && r->dist[u] >= d + 1 &&
+				     slow_exit(r, u)))
 					set_label(r, u, m, d + 1);
 			}
 		}
