@@ -13,7 +13,10 @@
 #      traffic spreads over their up-links by capacity (<= 1.1); a full frame with
 #      1 % of its links dropped and 5 trained down: the shift refinement
 #      (route_shift.c) runs and moves no entry onto a trained-down link;
-#   5. routing twice gives identical bytes.
+#   5. ff2-bridge-small with every link of one bridge at 1x: leaves whose
+#      only exit is that bridge go up to a faster exit where that is no
+#      longer (rate_slowed 0), zone rules and VLs intact;
+#   6. routing twice gives identical bytes.
 # Needs jq.  Environment: FFROUTE.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -109,7 +112,21 @@ else
 	not_ok "frame with dropped and trained-down links: routed, shifts refined" "$TMP/td.err"
 fi
 
-# ---- 5. deterministic ---------------------------------------------------------
+# ---- 5. a slow bridge between the zones ----------------------------------------
+awk '/^Switch/ { sw = $0 } /^$/ { sw = "" }
+	(sw ~ "\"S-0002c90210000010\"" || $0 ~ "^\\[[0-9]+\\][ \t]+\"S-0002c90210000010\"") && /\tw=/ {
+		sub(/\tw=[0-9]+/, "\tw=1") }
+	{ print }' "$top_srcdir/fabrics/ff2-bridge-small.net" >"$TMP/slowbr.net"
+if "$FFROUTE" classify "$TMP/slowbr.net" | grep -q "subtrees 0; trained-down links 0" &&
+	"$FFROUTE" route "$TMP/slowbr.net" -q -o "$TMP/slowbr" 2>"$TMP/slowbr.err"; then
+	"$FFROUTE" check "$TMP/slowbr" --json --no-metrics >"$TMP/slowbr.json" 2>/dev/null
+	expect slowbr '.findings | to_entries | map(select(.value.hard and .value.count > 0)) | length == 0'
+	expect slowbr '.metrics.rate_fast_fast_min_gbps == 50 and .metrics.rate_pairs_fast_fast_at_rate < .metrics.rate_pairs_fast_fast'
+else
+	not_ok "ff2 with a slow bridge: classified (no subtree) and routed" "$TMP/slowbr.err"
+fi
+
+# ---- 6. deterministic ---------------------------------------------------------
 "$FFROUTE" route "$TMP/h6.net" -q -o "$TMP/again" 2>/dev/null
 if cmp -s "$TMP/h6/opensm-lfts.dump" "$TMP/again/opensm-lfts.dump"; then
 	ok "routing twice: identical LFTs"
