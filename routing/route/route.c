@@ -239,34 +239,37 @@ static uint32_t drop_ghosts(struct rt_dest *d, uint32_t nd)
 /* ---- engine ------------------------------------------------------------------------ */
 
 /*
- * Between zones, a destination on a switch with an inter-zone link is
- * reached over that link by every route from the other side (the minimal
- * path): its load there is forced.  Routing those destinations first lets
- * the others' choices (least loaded first) spread around it.  Stable: the
- * rest keep position order; ranks are unchanged.
+ * Destinations whose load is forced, routed first, so that the others'
+ * choices (least loaded first) spread around it: between zones, one on a
+ * switch with an inter-zone link (every route from the other side takes
+ * that link: the minimal path); one in a low-speed subtree hanging below
+ * (its routes from another subtree can only take the parents the two
+ * share).  Stable: the rest keep position order; ranks are unchanged.
  */
-static int exits_first(const struct rt *r, struct rt_dest *d, uint32_t nd)
+static int forced_first(const struct rt *r, struct rt_dest *d, uint32_t nd)
 {
 	const struct topo *t = r->t;
 	struct rt_dest *tmp = malloc(((size_t)nd + 1) * sizeof(*tmp));
-	uint8_t *exit_sw = calloc((size_t)r->nsw + 1, 1);
+	uint8_t *first = calloc((size_t)r->nsw + 1, 1);
 	uint32_t n = 0;
 
-	if (!tmp || !exit_sw) {
+	if (!tmp || !first) {
 		free(tmp);
-		free(exit_sw);
+		free(first);
 		return -ENOMEM;
 	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		if (r->c->dir[p] == CLS_DIR_XZONE && topo_is_switch(t, t->port_node[p]))
-			exit_sw[t->node_sw[t->port_node[p]]] = 1;
+			first[t->node_sw[t->port_node[p]]] = 1;
+	for (uint32_t s = 0; s < r->nsw; s++)
+		first[s] |= r->c->below[t->sw_node[s]];
 	for (int pass = 1; pass >= 0; pass--)
 		for (uint32_t i = 0; i < nd; i++)
-			if (exit_sw[d[i].attach] == pass)
+			if (first[d[i].attach] == pass)
 				tmp[n++] = d[i];
 	memcpy(d, tmp, (size_t)nd * sizeof(*d));
 	free(tmp);
-	free(exit_sw);
+	free(first);
 	return 0;
 }
 
@@ -426,8 +429,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = class_counters(&r, d, nd);
 	if (!rc && o->tree_digits)
 		rc = rt_dbt_digits(&r, d, nd);
-	if (!rc && c->nzones > 1)
-		rc = exits_first(&r, d, nd);
+	if (!rc && (c->nzones > 1 || c->nsubtrees))
+		rc = forced_first(&r, d, nd);
 
 	for (uint32_t s = 0; !rc && s < t->nswitches; s++) {
 		out->lft->have[s] = 1;

@@ -561,6 +561,8 @@ static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint3
 			  r->c->rail[nw] >= 0 && r->c->rail[nw] != dst->rail;
 	unsigned pf = r->ndesig > 1 ? pref(r, w) : RT_INF;
 
+	if (r->c->below[r->t->port_node[p]])
+		return (uint32_t)other_rail << 20;	/* out of a subtree: by load alone */
 	return (uint32_t)other_rail << 20 | pf << 1 |
 	       (uint32_t)(r->dir[p] == CLS_DIR_UP && w != target);
 }
@@ -636,7 +638,8 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 {
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], minkey = UINT32_MAX;
 	const uint32_t *cand = r->cand + r->cand_off[s];
-	uint32_t ti = r->ndesig > 1 ? up_index(r, s, dst, rank) : TOPO_NONE;
+	uint32_t ti = r->ndesig > 1 && !r->c->below[rt_node(r, s)] ? up_index(r, s, dst, rank)
+									  : TOPO_NONE;
 	uint32_t target;
 
 	if (ti != TOPO_NONE && lost_above_leaves(r, s, rank))
