@@ -73,7 +73,7 @@ static void subtree_counts(const struct topo *t, const struct cls *c, uint32_t s
 		if (c->subtree[n] != st)
 			continue;
 		if (!topo_is_switch(t, n)) {
-			++*cas;
+			*cas += cls_is_endpoint(t, c, n);	/* not its switches' SHARP nodes */
 			continue;
 		}
 		++*sw;

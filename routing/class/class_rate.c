@@ -10,7 +10,7 @@
  *               without rates is routed as before;
  *   capability  of a node: the best rate among its links (a port reports
  *               only what it runs at, so a node is known to run at least
- *               that fast);
+ *               that fast), a switch's link to its SHARP node left out;
  *   trained down  a link below the capability of both its ends (a 4x cable
  *               up at 1x, an HDR link up at EDR): a fault, not design;
  *   full rate   the rate most switch-to-switch links run at (ties: the
@@ -163,7 +163,11 @@ int cls_rates(const struct topo *t, struct cls *c)
 		if (!topo_port_num(t, p) || t->port_remote[p] == TOPO_NONE)
 			continue;
 		c->rate[p] = cls_link_rate(t, p);
-		if (c->rate[p] > c->cap[n])
+		/* a switch's SHARP node is inside it: its port says nothing of
+		 * what the switch's cables run at */
+		if (c->rate[p] > c->cap[n] &&
+		    (c->role[t->port_node[t->port_remote[p]]] != CLS_ROLE_SHARP ||
+		     c->role[n] == CLS_ROLE_SHARP))
 			c->cap[n] = c->rate[p];
 	}
 	for (uint32_t p = 0; p < t->nports; p++) {

@@ -3,8 +3,9 @@
 # offline, judged by `ffroute check`'s rate findings (chk_rate.c):
 #   1. every small hetero fabric of the generator (subtrees below leaves,
 #      below spines, mixed; 1 to 4 up-links; 100/56/40 Gb/s; with and
-#      without trained-down links and slow HCAs) routes with no hard
-#      finding: rate_slowed 0, slow_transit 0, no credit loop;
+#      without trained-down links and slow HCAs; with SHARP nodes on every
+#      switch) routes with no hard finding: rate_slowed 0, slow_transit 0,
+#      no credit loop;
 #   2. classify names the subtrees and the trained-down links;
 #   3. the check can fail: tables routed for the fabric before its links
 #      were trained down, judged on the fabric after, slow pairs down;
@@ -63,13 +64,24 @@ for opts in "--style mixed" \
 	"--style below-spine --sub-uplinks 3 --sub-rate 40" \
 	"--style below-spine --sub-uplinks 4 --sub-rate 2xHDR" \
 	"--style mixed --trained-down 3 --slow-hcas 2" \
-	"--style below-leaf --sub-uplinks 2 --trained-down 4 --seed 7"; do
+	"--style below-leaf --sub-uplinks 2 --trained-down 4 --seed 7" \
+	"--style mixed --sharp"; do
 	i=$((i + 1))
 	# shellcheck disable=SC2086
 	hetero "h$i" $opts && clean "h$i"
 done
 expect h1 '.metrics.rate_pairs_slow > 0 and .metrics.rate_slow_min_gbps == 100'
 expect h4 '.metrics.rate_slow_min_gbps == 32'
+
+# a SHARP node on every switch (its port at 4x HDR on the EDR subtree
+# switches too) hides no subtree and invents no trained-down link
+"$FFROUTE" classify "$TMP/h8.net" >"$TMP/cls8.txt" 2>&1
+if grep -q "slow CAs 6 (6 in low-speed subtrees, 0 on full-rate switches); subtrees 2; trained-down links 0" \
+	"$TMP/cls8.txt"; then
+	ok "classify with SHARP nodes: 2 subtrees, no trained-down link"
+else
+	not_ok "classify with SHARP nodes: 2 subtrees, no trained-down link" "$TMP/cls8.txt"
+fi
 
 # ---- 2. classify --------------------------------------------------------------
 "$FFROUTE" classify "$TMP/h6.net" >"$TMP/cls.txt" 2>&1
