@@ -14,6 +14,9 @@
 #      traffic spreads over their up-links by capacity (<= 1.1); a full frame with
 #      1 % of its links dropped and 5 trained down: the shift refinement
 #      (route_shift.c) runs and moves no entry onto a trained-down link;
+#   4b. another generator's fabrics (tests/data/foreign: SuperPOD-style with
+#      SHARP nodes, ToRs under directors) with subtrees and trained-down
+#      links: the same bars, spread by capacity <= 1.2;
 #   5. ff2-bridge-small with every link of one bridge at 1x: leaves whose
 #      only exit is that bridge go up to a faster exit where that is no
 #      longer (rate_slowed 0), zone rules and VLs intact;
@@ -123,6 +126,19 @@ if "$FFROUTE" fabric frame --size full --trained-down 5 --drop-links 0.01 -o "$T
 else
 	not_ok "frame with dropped and trained-down links: routed, shifts refined" "$TMP/td.err"
 fi
+
+# ---- 4b. another generator's fabrics: SuperPOD-style with SHARP nodes,
+# ToRs under directors, each with low-speed subtrees and trained-down links
+for f in superpod-hetero directors-hetero; do
+	if "$FFROUTE" route "$top_srcdir/tests/data/foreign/$f.topo" -q -o "$TMP/$f" \
+		2>"$TMP/$f.err"; then
+		"$FFROUTE" check "$TMP/$f" --json >"$TMP/$f.json" 2>/dev/null
+		clean "$f"
+		expect "$f" '.metrics.subtree_uplink_max_over_mean <= 1.2'
+	else
+		not_ok "$f: route" "$TMP/$f.err"
+	fi
+done
 
 # ---- 5. a slow bridge between the zones ----------------------------------------
 awk '/^Switch/ { sw = $0 } /^$/ { sw = "" }

@@ -43,6 +43,13 @@ usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
   unconfigured HCAs each), storage leaves after them, the first K with P
   links to the same leaf of the other zone; storage servers "stNNN
   mlx5_Z" with one HCA per zone on the same leaf index.
+
+Any kind may end with (after its SEED):
+  slow=K,H,U   K low-speed subtrees: a switch with H unconfigured HCAs at
+               4x EDR, cabled at 4x EDR to U distinct switches that hold
+               hosts, picked at random (and a SHARP node when the kind
+               puts one on every switch)
+  trained=N    N random switch-to-switch links (not a subtree's) at 1x HDR
 """
 import random
 import sys
@@ -175,6 +182,36 @@ def ff2(args, rng):
     return 2 * (S + L), edges, named, max(D + S, 2 * S) + 4
 
 
+def extras(args, rng, nsw, edges, hosts, radix):
+    """slow=K,H,U and trained=N (see the top): the subtrees' switches,
+    links and hosts appended; link rates by edge index in the result."""
+    rates, host_rate = {}, {}
+    named = hosts if not isinstance(hosts, dict) else \
+        [(s, None, "") for s in sorted(hosts) for _ in range(hosts[s])]
+    sharp = any(dev is None for _, _, dev in named)
+    leaves = sorted({s for s, _, dev in named if dev is not None})
+    for a in args:
+        if a.startswith("slow="):
+            k, h, u = map(int, a[5:].split(","))
+            for i in range(k):
+                sub = nsw
+                nsw += 1
+                for leaf in rng.sample(leaves, u):
+                    rates[len(edges)] = "4xEDR"
+                    edges.append((sub, leaf))
+                for _ in range(h):
+                    host_rate[len(named)] = "4xEDR"
+                    named.append((sub, None, ""))
+                if sharp:
+                    named.append((sub, "sharp-an", None))
+            radix += (k * u + len(leaves) - 1) // len(leaves) + 1
+        elif a.startswith("trained="):
+            fast = [i for i in range(len(edges)) if i not in rates]
+            for i in rng.sample(fast, int(a[8:])):
+                rates[i] = "1xHDR"
+    return nsw, edges, named, radix, rates, host_rate
+
+
 def main():
     kind, args = sys.argv[1], sys.argv[2:]
     seed = int(args[{"xgft": 5, "torus": 3, "dragonfly": 3, "directors": 5, "superpod": 7,
@@ -183,6 +220,8 @@ def main():
     nsw, edges, hosts, radix = {"xgft": xgft, "torus": torus, "dragonfly": dragonfly,
                                "directors": directors, "superpod": superpod,
                                "ff2": ff2}[kind](args, rng)
+    nsw, edges, hosts, radix, rates, host_rate = extras(
+        [a for a in args if "=" in a], rng, nsw, edges, hosts, radix)
     guids = set()
 
     def guid():
@@ -198,22 +237,21 @@ def main():
         f = sw[s]["free"]
         return f.pop(rng.randrange(len(f)))
 
-    for a, b in edges:
+    for e, (a, b) in enumerate(edges):
         pa, pb = take(a), take(b)
-        sw[a]["ports"][pa] = ("s", b, pb)
-        sw[b]["ports"][pb] = ("s", a, pa)
+        sw[a]["ports"][pa] = ("s", b, pb, rates.get(e, "4xHDR"))
+        sw[b]["ports"][pb] = ("s", a, pa, rates.get(e, "4xHDR"))
     cas = []
-    if isinstance(hosts, dict):  # anonymous hosts: unconfigured descriptions
-        hosts = [(s, None, "") for s in sorted(hosts) for _ in range(hosts[s])]
     sysguid = {}
-    for s, host, dev in hosts:
+    for i, (s, host, dev) in enumerate(hosts):
         port = take(s)
         g = guid()
         if host is not None and dev is not None:
             sysguid.setdefault(host, g)
         cas.append(dict(guid=g, sw=s, swp=port, host=host, dev=dev,
-                        sys=sysguid.get(host, g) if dev else g))
-        sw[s]["ports"][port] = ("c", len(cas) - 1, 1)
+                        sys=sysguid.get(host, g) if dev else g,
+                        rate=host_rate.get(i, "4xHDR")))
+        sw[s]["ports"][port] = ("c", len(cas) - 1, 1, None)
     nodes = [("s", i) for i in range(nsw)] + [("c", i) for i in range(len(cas))]
     rng.shuffle(nodes)
     for lid, (k, i) in enumerate(nodes, 1):
@@ -235,22 +273,24 @@ def main():
             out.append('Switch\t%d "S-%016x"\t\t# "%s" enhanced port 0 lid %d lmc 0'
                        % (radix, s["guid"], sd, s["lid"]))
             for port in sorted(s["ports"]):
-                t, j, pp = s["ports"][port]
+                t, j, pp, rate = s["ports"][port]
                 if t == "s":
-                    out.append('[%d]\t"S-%016x"[%d]\t\t# "%s" lid %d 4xHDR'
-                               % (port, sw[j]["guid"], pp, sd, sw[j]["lid"]))
+                    out.append('[%d]\t"S-%016x"[%d]\t\t# "%s" lid %d %s'
+                               % (port, sw[j]["guid"], pp, sd, sw[j]["lid"], rate))
                 else:
                     c = cas[j]
-                    out.append('[%d]\t"H-%016x"[1](%x) \t\t# "%s" lid %d 4xHDR'
-                               % (port, c["guid"], c["guid"] + 1, cdesc(c), c["lid"]))
+                    out.append('[%d]\t"H-%016x"[1](%x) \t\t# "%s" lid %d %s'
+                               % (port, c["guid"], c["guid"] + 1, cdesc(c), c["lid"],
+                                  c["rate"]))
         else:
             c = cas[i]
             s = sw[c["sw"]]
             out.append("vendid=0x2c9\ndevid=0x101b\nsysimgguid=0x%x\ncaguid=0x%x"
                        % (c["sys"], c["guid"]))
             out.append('Ca\t1 "H-%016x"\t\t# "%s"' % (c["guid"], cdesc(c)))
-            out.append('[1](%x) \t"S-%016x"[%d]\t\t# lid %d lmc 0 "%s" lid %d 4xHDR'
-                       % (c["guid"] + 1, s["guid"], c["swp"], c["lid"], sd, s["lid"]))
+            out.append('[1](%x) \t"S-%016x"[%d]\t\t# lid %d lmc 0 "%s" lid %d %s'
+                       % (c["guid"] + 1, s["guid"], c["swp"], c["lid"], sd, s["lid"],
+                          c["rate"]))
         out.append("")
     sys.stdout.write("\n".join(out))
 
