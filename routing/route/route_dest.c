@@ -672,13 +672,12 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 
 /*
  * A destination in a low-speed subtree: of the tied candidates, the one
- * toward the switch that the routes of the most endpoints have entered
- * least so far, over every destination of that subtree (eload; each
- * switch starts a destination with its own endpoints, which it sends on
- * itself), then the
- * rotation from the switch's position.  The endpoints' traffic into a
- * subtree thus splits over its up-links by what each source sends, not
- * one route per source switch.
+ * toward the switch that the routes of the fewest endpoints have entered
+ * so far, over every destination of that subtree (eload; each switch
+ * starts a destination with its own endpoints, which it sends on itself),
+ * then the rotation from the switch's position.  The endpoints' traffic
+ * into a subtree thus splits over its up-links by what each source sends,
+ * not one route per source switch.
  */
 static uint32_t by_entry(const struct rt *r, const uint32_t *cand, const uint32_t *tie,
 			 uint32_t nmin, uint32_t ncand, uint32_t rm)
