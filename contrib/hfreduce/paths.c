@@ -18,13 +18,16 @@
 
 /*
  * Rate of channel @p in Gb/s: its link's (cls_link_rate: width x lane
- * rate, the lower end's, as ffroute check rates links); unknown -> 4x HDR.
+ * rate, the lower end's, as ffroute check rates links); where neither end
+ * gives both, its own port's with an unknown width 4x and an unknown
+ * speed HDR.
  */
 static double ch_rate(const struct topo *t, uint32_t p)
 {
 	uint32_t r = cls_link_rate(t, p);
+	unsigned w = t->port_width[p], g = topo_speed_gbps_x10(t->port_speed[p]);
 
-	return r ? r / 10.0 : 200.0;
+	return r ? r / 10.0 : (w ? w : 4) * (g ? g / 10.0 : 50.0);
 }
 
 

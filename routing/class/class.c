@@ -862,10 +862,10 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 		c->role[n] = (uint8_t)role_of(t, n);
 	apply_overrides(t, ov, m, c, OV_ROLE);
 	find_levels(t, c, s1, s2, s3);
-	if (cls_rates(t, c))
-		goto out;
 	apply_overrides(t, ov, m, c, OV_LEVEL);
 	count_levels(t, c);	/* a level= override may raise or lower the top */
+	if (cls_rates(t, c))	/* which subtrees hang below: by the levels in force */
+		goto out;
 	rc = find_zones(t, c, s1, s2, s3);
 	if (!rc)
 		rc = cls_find_hosts(t, c);

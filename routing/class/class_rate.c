@@ -26,7 +26,8 @@
  *               never pass through it, and it joins the zone of the fast
  *               switches it is cabled to instead of forming one.
  * A single-port CA whose only link is trained down cannot be told from a
- * slow host: the two route the same.  Cost: O(ports log ports).
+ * slow host: the two route the same.  Cost: O(ports log ports + subtrees x
+nodes) (hangs() per subtree).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -44,14 +45,14 @@ uint32_t cls_link_rate(const struct topo *t, uint32_t p)
 	return !a ? b : !b ? a : a < b ? a : b;
 }
 
-/* The rate most switch-to-switch links run at; the higher on a tie. */
-static uint32_t full_rate(const struct topo *t, const struct cls *c)
+/* c->full_rate: the rate most switch-to-switch links run at; the higher on a tie. */
+static int full_rate(const struct topo *t, struct cls *c)
 {
 	uint32_t best = 0, best_n = 0, *v = malloc(((size_t)t->nports + 1) * sizeof(*v));
 	uint32_t n = 0;
 
 	if (!v)
-		return 0;
+		return -ENOMEM;
 	for (int any = 0; any < 2 && !n; any++)	/* no switch link: any link */
 		for (uint32_t p = 0; p < t->nports; p++)
 			if (topo_port_num(t, p) && c->rate[p] &&
@@ -66,7 +67,8 @@ static uint32_t full_rate(const struct topo *t, const struct cls *c)
 			best = v[i], best_n = j - i;
 	}
 	free(v);
-	return best;
+	c->full_rate = best;
+	return 0;
 }
 
 /*
@@ -178,7 +180,10 @@ int cls_rates(const struct topo *t, struct cls *c)
 			c->trained[p] = 1, c->ntrained++;
 	}
 	c->ntrained /= 2;
-	c->full_rate = full_rate(t, c);
+	if (full_rate(t, c)) {
+		free(uf);
+		return -ENOMEM;
+	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		c->rates_mixed |= c->rate[p] && c->rate[p] != c->full_rate;
 	for (uint32_t n = 0; n < t->nnodes; n++)

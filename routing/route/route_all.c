@@ -57,8 +57,8 @@ int rt_scratch_alloc(struct rt *r)
 	r->sub = malloc(ns * sizeof(uint32_t));
 	r->wide = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
 	r->hw = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
-	r->eload = r->c->rates_mixed ? calloc(ns * ((size_t)r->c->nsubtrees + 1), sizeof(uint64_t))
-				     : NULL;
+	r->eload = r->c->rates_mixed ? calloc(ns * ((size_t)r->c->nsubtrees + 1) * CLS_TC_COUNT,
+					      sizeof(uint64_t)) : NULL;
 	r->turn_bits = NULL;	/* lazily: rt_mark_turns */
 	r->rdir = NULL;		/* lazily: rt_rooted_dirs */
 	r->stamp = 0;

@@ -120,6 +120,33 @@ static bool slow_exit(const struct rt *r, uint32_t u)
 }
 
 /*
+ * Whether exit @u going up instead would leave a switch above it, sent
+ * down toward @u, without another way down (next_hop(): a down label
+ * continues only into a down, exit or destination label one hop nearer).
+ */
+static bool strands(const struct rt *r, uint32_t u)
+{
+	for (uint32_t j = r->swp_off[u]; j < r->swp_off[u + 1]; j++) {
+		uint32_t y = r->peer[r->swp[j]];
+		bool other = false;
+
+		if (r->c->dir[r->swp[j]] != CLS_DIR_UP || r->mode[y] != RM_DOWN ||
+		    r->dist[y] != r->dist[u] + 1u)
+			continue;
+		for (uint32_t k = r->swp_off[y]; k < r->swp_off[y + 1] && !other; k++) {
+			uint32_t z = r->peer[r->swp[k]];
+
+			other = z != u && r->c->dir[r->swp[k]] == CLS_DIR_DOWN &&
+				r->dist[z] == r->dist[u] && (r->mode[z] == RM_DOWN ||
+				r->mode[z] == RM_EXIT || r->mode[z] == RM_DEST);
+		}
+		if (!other)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Relax along ports of direction @dir from every popped switch to
  * switches of the same zone (@exclude: not zone @ex), labelling them @m.
  * @down_only: only switches already in a down mode propagate.
@@ -145,7 +172,7 @@ static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bo
 				    (r->mode[u] == m && r->dist[u] > d + 1) ||
 				    (m == RM_DOWN && r->mode[u] == RM_EXIT && r->dist[u] > d + 1) ||
 				    (m == RM_UP && r->mode[u] == RM_EXIT && r->dist[u] >= d + 1 &&
-				     slow_exit(r, u)))
+				     slow_exit(r, u) && !strands(r, u)))
 					set_label(r, u, m, d + 1);
 			}
 		}
@@ -479,6 +506,19 @@ static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 	}
 }
 
+/*
+ * Whether switch @s may send the destination in subtree @dst_st (TOPO_NONE:
+ * the fast tree) to switch @w: a route enters a low-speed subtree only to
+ * reach a destination inside it (moving inside one, or out of it, is
+ * free).
+ */
+static inline bool no_transit(const struct rt *r, uint32_t s, uint32_t w, uint32_t dst_st)
+{
+	uint32_t sw = r->c->subtree[rt_node(r, w)];
+
+	return sw == TOPO_NONE || sw == dst_st || sw == r->c->subtree[rt_node(r, s)];
+}
+
 /* Port @p to @w keeps @s's best bottleneck (always, with links of one rate). */
 static inline bool rate_ok(const struct rt *r, uint32_t s, uint32_t p, uint32_t w)
 {
@@ -648,7 +688,8 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 
 	if (up_by_target(r, s, dst, target)) {
 		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target) &&
-		    rate_ok(r, s, r->upg_port[ti], target)) {
+		    rate_ok(r, s, r->upg_port[ti], target) &&
+		    (!r->wide || no_transit(r, s, target, r->c->subtree[rt_node(r, dst->attach)]))) {
 			*nmin = 1;
 			*best = r->upg_port[ti];
 			return;
@@ -762,19 +803,6 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 }
 
 /*
- * Whether switch @s may send the destination in subtree @dst_st (TOPO_NONE:
- * the fast tree) to switch @w: a route enters a low-speed subtree only to
- * reach a destination inside it (moving inside one, or out of it, is
- * free).
- */
-static inline bool no_transit(const struct rt *r, uint32_t s, uint32_t w, uint32_t dst_st)
-{
-	uint32_t sw = r->c->subtree[rt_node(r, w)];
-
-	return sw == TOPO_NONE || sw == dst_st || sw == r->c->subtree[rt_node(r, s)];
-}
-
-/*
  * Links of several rates: each labelled switch's best bottleneck to the
  * destination (wide[], nearest first), and only the candidates that keep
  * it and carry no transit through a low-speed subtree (no_transit()),
@@ -857,7 +885,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	designate(r, dst);
 	r->by_pos = r->c->below[rt_node(r, dst->attach)] && dst->port;
 	if (r->by_pos)	/* below[] implies a subtree */
-		r->el = r->eload + (size_t)r->c->subtree[rt_node(r, dst->attach)] * (r->nsw + 1);
+		r->el = r->eload + ((size_t)dst->tc * (r->c->nsubtrees + 1) +
+				    r->c->subtree[rt_node(r, dst->attach)]) * (r->nsw + 1);
 	/* labels depend only on the attach switch (and switch LID or not) */
 	if (dst->attach != r->lab_attach || !dst->port != r->lab_swlid) {
 		if ((rc = label(r, dst)))

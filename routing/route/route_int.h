@@ -95,9 +95,10 @@ struct rt {
 	uint32_t *nep;			/* [nsw]: endpoint CAs cabled to each switch */
 	uint32_t *hw;			/* [nsw]: endpoints whose route passes the switch
 					 * (a by_pos destination); scratch */
-	uint64_t *eload;		/* [nsubtrees * nsw]: endpoint routes toward each
-					 * subtree's destinations sent into each switch, so
-					 * far; scratch */
+	uint64_t *eload;		/* [class][subtree][nsw + 1]: endpoint routes toward
+					 * each subtree's destinations of a class sent into
+					 * each switch, so far; scratch (per class, like load:
+					 * the two threads route disjoint classes) */
 	uint64_t *el;			/* eload's row for the current destination */
 	uint64_t any_routes;	/* switches routed by the fallback */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */

@@ -140,6 +140,21 @@ for f in superpod-hetero directors-hetero; do
 	fi
 done
 
+# degraded two-zone and multi-frame fabrics with trained-down links: exits,
+# shift refinement and VL layers together (route_dest.c strands())
+for spec in "ff2 --size full --drop-links 0.03 --trained-down 10 --seed 2" \
+	"multiframe --size full --drop-links 0.02 --trained-down 10 --seed 3"; do
+	n=$(echo "$spec" | cut -d' ' -f1)-td
+	# shellcheck disable=SC2086
+	if "$FFROUTE" fabric $spec -o "$TMP/$n.net" 2>/dev/null &&
+		"$FFROUTE" route "$TMP/$n.net" -q -o "$TMP/$n" 2>"$TMP/$n.err"; then
+		"$FFROUTE" check "$TMP/$n" --json --no-metrics >"$TMP/$n.json" 2>/dev/null
+		expect "$n" '.findings | to_entries | map(select(.value.hard and .value.count > 0)) | length == 0'
+	else
+		not_ok "$spec: route" "$TMP/$n.err"
+	fi
+done
+
 # ---- 5. a slow bridge between the zones ----------------------------------------
 awk '/^Switch/ { sw = $0 } /^$/ { sw = "" }
 	(sw ~ "\"S-0002c90210000010\"" || $0 ~ "^\\[[0-9]+\\][ \t]+\"S-0002c90210000010\"") && /\tw=/ {

@@ -3,7 +3,8 @@
 #   1. `ffroute route --threads 1` and `--threads 2` (and the default)
 #      write identical LFT, SL and SL2VL dumps: a frame, ff2 (zones,
 #      storage, VL layers), a degraded ff2 (shift refinement), rails, a
-#      multiframe, class weights (one thread by design), and two degraded
+#      multiframe, class weights (one thread by design), hetero fabrics
+#      with SHARP nodes in their low-speed subtrees, and two degraded
 #      3-level trees that need the rooted layer (the two-thread pass is
 #      dropped and routed again on one thread: route_all.c);
 #   2. `ffroute check --threads 1` and `--threads 2` print the same JSON
@@ -56,6 +57,10 @@ same ff2-d5 "$FAB/ff2-bridge-full-degraded5.net"
 same rail2 "$FAB/rail2-small.net"
 same multiframe "$FAB/multiframe-director-small.net"
 same ff2-weights "$FAB/ff2-bridge-small.net" --class-weights 1,8,1
+# low-speed subtrees with SHARP nodes (class other) in them: entry loads per class
+"$FFROUTE" fabric hetero --sharp -o "$TMP/hetero.net" 2>/dev/null &&
+	same hetero-sharp "$TMP/hetero.net"
+same superpod-hetero "$top_srcdir/tests/data/foreign/superpod-hetero.topo"
 # degraded 3-level trees whose CAs need the rooted layer (test_route.sh has them too)
 "$FFROUTE" fabric fattree --levels 3 --drop-links 0.05 --seed 2 -o "$TMP/ft3-s2.net" 2>/dev/null ||
 	not_ok "generate fattree3 seed 2"
