@@ -203,10 +203,11 @@ static uint32_t route_rate(struct rate_pass *x, uint32_t s0, uint32_t d, uint32_
 
 /* One finding; its text (O(nodes) names) only while examples are kept. */
 static void finding(struct rate_pass *x, enum chk_finding_kind k, uint32_t an, uint32_t dn,
-		    uint32_t got, uint32_t best, uint32_t st)
+		    uint32_t got, uint32_t best, uint32_t st, uint32_t w)
 {
 	char b1[80], b2[80];
 
+	x->r->f[k].count += w - 1;	/* chk_finding_add counts the w-th */
 	if (x->r->f[k].nex >= CHK_EXAMPLES) {
 		chk_finding_add(x->r, k, true, "-");
 		return;
@@ -221,10 +222,13 @@ static void finding(struct rate_pass *x, enum chk_finding_kind k, uint32_t an, u
 				b1, b2, st);
 }
 
-/* Source port @a on switch @s to @dport: route bottleneck @rr (from @s, with
- * the destination's link), best possible x->best[s] (without it). */
+/*
+ * @w source ports like @a (the same rate, slowness and subtree) on switch
+ * @s to @dport: route bottleneck @rr (from @s, with the destination's
+ * link), best possible x->best[s] (without it).
+ */
 static void pair(struct rate_pass *x, uint32_t a, uint32_t s, uint32_t dport, uint32_t rr,
-		 uint32_t dst_st)
+		 uint32_t dst_st, uint32_t w)
 {
 	const struct topo *t = x->t;
 	uint32_t an = t->port_node[a], dn = t->port_node[dport], ra = rate_of(x, a);
@@ -234,25 +238,34 @@ static void pair(struct rate_pass *x, uint32_t a, uint32_t s, uint32_t dport, ui
 	int slow = x->c->slow[an] || x->c->slow[dn];
 	uint32_t want = slow ? min2(min2(ra, rd), x->full) : x->full;
 
-	x->pairs[slow]++;
-	x->full_pairs[slow] += got >= want;
+	x->pairs[slow] += w;
+	x->full_pairs[slow] += got >= want ? w : 0;
 	if (got < x->min_rate[slow])
 		x->min_rate[slow] = got;
 	if (x->bx[2 * (size_t)s] != TOPO_NONE) {
-		x->bload[x->bx[2 * (size_t)s]]++;
+		x->bload[x->bx[2 * (size_t)s]] += w;
 		if (x->bx[2 * (size_t)s + 1] != x->bx[2 * (size_t)s])
-			x->bload[x->bx[2 * (size_t)s + 1]]++;
+			x->bload[x->bx[2 * (size_t)s + 1]] += w;
 	}
 	if (got < best) {
-		x->slowed++;
-		finding(x, CHK_F_RATE_SLOWED, an, dn, got, best, 0);
+		x->slowed += w;
+		finding(x, CHK_F_RATE_SLOWED, an, dn, got, best, 0, w);
 	}
 	for (int i = 0; i < 2; i++)
 		if (tr[i] != TOPO_NONE && tr[i] != x->c->subtree[an] && tr[i] != dst_st) {
-			x->transit++;
-			finding(x, CHK_F_SLOW_TRANSIT, an, dn, 0, 0, tr[i]);
+			x->transit += w;
+			finding(x, CHK_F_SLOW_TRANSIT, an, dn, 0, 0, tr[i], w);
 			break;
 		}
+}
+
+/* Whether source ports @a and @b count alike in pair(). */
+static bool alike(const struct rate_pass *x, uint32_t a, uint32_t b)
+{
+	uint32_t an = x->t->port_node[a], bn = x->t->port_node[b];
+
+	return rate_of(x, a) == rate_of(x, b) && x->c->slow[an] == x->c->slow[bn] &&
+	       x->c->subtree[an] == x->c->subtree[bn];
 }
 
 /* Every source's pair with the CA port @dport (its base LID) on switch @d. */
@@ -280,9 +293,15 @@ static void one_dest(struct rate_pass *x, uint32_t d, uint32_t dport)
 			x->min_rate[0] = n && rr < x->min_rate[0] ? rr : x->min_rate[0];
 			continue;
 		}
-		for (uint32_t i = x->src_off[s]; i < x->src_off[s + 1]; i++)
-			if (x->src[i] != dport)
-				pair(x, x->src[i], s, dport, rr, dst_st);
+		for (uint32_t i = x->src_off[s], j; i < x->src_off[s + 1]; i = j) {
+			uint32_t w = x->src[i] != dport;	/* runs of alike ports: one pair() */
+
+			for (j = i + 1; j < x->src_off[s + 1] && alike(x, x->src[i], x->src[j]); j++)
+				w += x->src[j] != dport;
+			if (w)
+				pair(x, x->src[i] != dport ? x->src[i] : x->src[i + 1], s, dport, rr,
+				     dst_st, w);
+		}
 	}
 }
 
