@@ -442,6 +442,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 			 "next hop toward LID %u", bad);
 	if (!rc && o->shift_refine)	/* on the LFT entries: ghosts have none */
 		rc = rt_shift_refine(&r, d, drop_ghosts(d, nd));
+	if (!rc && c->nsubtrees)
+		rc = rt_subtree_spread(&r);
 	if (!rc)
 		rc = rt_sl_tables(&r);
 	if (!rc && out->rooted_lids)

@@ -711,6 +711,19 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	}
 }
 
+/* Whether switch @w is cabled to the low-speed subtree of switch @a. */
+static bool enters(const struct rt *r, uint32_t w, uint32_t a)
+{
+	uint32_t st = r->c->subtree[rt_node(r, a)];
+
+	if (w == TOPO_NONE)
+		return false;
+	for (uint32_t j = r->swp_off[w]; j < r->swp_off[w + 1]; j++)
+		if (r->c->subtree[rt_node(r, r->peer[r->swp[j]])] == st)
+			return true;
+	return false;
+}
+
 /*
  * A destination in a low-speed subtree: of the tied candidates, the one
  * toward the switch that the routes of the fewest endpoints have entered
@@ -754,9 +767,11 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 		best = TOPO_NONE;
 		rm = (rank + (dst->tc != CLS_TC_COMPUTE || lv >= r->open_lv ? spos : 0)) % ncand;
 	}
-	/* into a subtree, from the fast tree: the least-entered switch (a
-	 * subtree's own switches keep the rotation: their routes leave it) */
-	if (r->by_pos && nmin > 1 && r->c->subtree[rt_node(r, s)] == TOPO_NONE) {
+	/* into a subtree: the least-entered switch (from another subtree only
+	 * where the choice is the way in; elsewhere its routes leave for the
+	 * fast tree, and the rotation spreads them) */
+	if (r->by_pos && nmin > 1 && (r->c->subtree[rt_node(r, s)] == TOPO_NONE ||
+				      enters(r, r->peer[cand[tie[0]]], dst->attach))) {
 		best = by_entry(r, cand, tie, nmin, ncand, rm);
 		nmin = 1;
 	}
@@ -859,11 +874,16 @@ static void candidates(struct rt *r, uint32_t attach)
 		pos += k;
 	}
 	r->norder = 0;
-	for (uint32_t s = 0; s < r->nsw; s++)
-		if (r->mode[s] != RM_NONE) {
-			r->order[cnt[RT_MAXD - r->dist[s]]++] = s;
-			r->norder++;
-		}
+	/* links of several rates: at one distance a subtree's switches first, so
+	 * that what they send into another subtree is counted (by_entry())
+	 * before the fast tree's switches choose */
+	for (int pass = r->wide ? 0 : 1; pass < 2; pass++)
+		for (uint32_t s = 0; s < r->nsw; s++)
+			if (r->mode[s] != RM_NONE &&
+			    (!r->wide || (r->c->subtree[rt_node(r, s)] == TOPO_NONE) == pass)) {
+				r->order[cnt[RT_MAXD - r->dist[s]]++] = s;
+				r->norder++;
+			}
 
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		r->cand_off[s] = n;

@@ -243,5 +243,7 @@ int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
 int rt_shift_refine(struct rt *r, const struct rt_dest *d, uint32_t nd);
 /** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
 int rt_sl_tables(struct rt *r);
+/** rt_subtree_spread - subtree switches' hosts over their up-links by capacity (route_subtree.c) */
+int rt_subtree_spread(struct rt *r);
 
 #endif
