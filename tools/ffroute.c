@@ -27,7 +27,7 @@ static const struct cli_cmd commands[] = {
 	  cmd_convert_help, cmd_convert },
 	{ "cmp", "tell whether two topology files describe the same fabric",
 	  cmd_cmp_help, cmd_cmp },
-	{ "fabric", "generate a reference fabric (frame, ff2, multiframe, rail, fattree)",
+	{ "fabric", "generate a reference fabric (frame, ff2, multiframe, rail, fattree, hetero)",
 	  cmd_fabric_help, cmd_fabric },
 	{ "check", "validate a fabric's routing: correctness, deadlock, balance, traffic",
 	  cmd_check_help, cmd_check },
