@@ -31,40 +31,34 @@
  */
 #include <errno.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include <ffroute/check.h>
 
 #include "route/route_int.h"
 
 #define SUB_MAX_UP 64		/* up-links of one subtree switch considered */
 
-/* Hops and bottleneck rate from switch @w to @lid by the LFTs; false if no
- * valid route or it passes switch @avoid. */
+/*
+ * Hops and bottleneck rate from switch @w to @lid by the LFTs (chk_walk);
+ * false if no valid route or it passes switch @avoid.
+ */
 static bool walk(const struct rt *r, uint32_t w, uint32_t lid, uint32_t avoid, unsigned *hops,
 		 uint32_t *rate)
 {
 	const struct topo *t = r->t;
-	uint32_t dst = t->lid_port[lid];
+	struct chk_path path;
 
-	*hops = 0;
+	chk_walk(t, r->out->lft, t->port_off[rt_node(r, w)], lid, &path);
+	if (path.status != CHK_WALK_OK || !path.nch)
+		return false;
+	*hops = path.nch - 1;	/* the last channel goes to the CA */
 	*rate = UINT32_MAX;
-	for (unsigned h = 0; h < RT_MAXD; h++) {
-		uint32_t n = rt_node(r, w), pn = lft_get(r->out->lft, w, lid), p, q;
-
-		if (w == avoid || !pn || pn > t->node_nports[n])
+	for (uint32_t i = 0; i < path.nch; i++) {
+		if (t->port_node[path.ch[i]] == rt_node(r, avoid))
 			return false;
-		p = topo_port(t, n, pn);
-		q = t->port_remote[p];
-		if (q == TOPO_NONE)
-			return false;
-		*rate = rt_rate(r, p) < *rate ? rt_rate(r, p) : *rate;
-		if (q == dst)
-			return true;
-		if (!topo_is_switch(t, t->port_node[q]))
-			return false;
-		w = t->node_sw[t->port_node[q]];
-		++*hops;
+		*rate = rt_rate(r, path.ch[i]) < *rate ? rt_rate(r, path.ch[i]) : *rate;
 	}
-	return false;
+	return true;
 }
 
 struct sub_entry {
