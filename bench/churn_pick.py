@@ -27,7 +27,7 @@ def pick(ffroute, fabric):
     cls, byguid = {}, {}
     for line in out.splitlines():
         m = re.match(r"node 0x([0-9a-f]+) (\w+) level (\d+) zone (-?\d+) rail -?\d+ role (\w+)"
-                     r" host -?\d+ '(.*)'$", line)
+                     r" host -?\d+(?: rate \d+(?: slow)?(?: subtree)?)? '(.*)'$", line)
         if m:
             c = (int(m.group(1), 16), m.group(2), int(m.group(3)), int(m.group(4)), m.group(5))
             cls[m.group(6)] = c
