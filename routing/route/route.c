@@ -337,15 +337,8 @@ static int port_groups(struct rt *r)
 	if (!r->c->rates_mixed)
 		return 0;
 	r->gcap = calloc((size_t)t->nports + 1, sizeof(*r->gcap));
-	r->nep = calloc((size_t)r->nsw + 1, sizeof(*r->nep));
-	if (!r->gcap || !r->nep)
+	if (!r->gcap)
 		return -ENOMEM;
-	for (uint32_t p = 0; p < t->nports; p++) {
-		uint32_t n = t->port_node[p], q = t->port_remote[p];
-
-		if (q != TOPO_NONE && topo_is_switch(t, n) && cls_is_endpoint(t, r->c, t->port_node[q]))
-			r->nep[t->node_sw[n]]++;
-	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		r->gcap[r->c->group[p]] += rt_rate(r, p);
 	for (uint32_t p = 0; p < t->nports; p++)
@@ -383,6 +376,27 @@ static void rt_free(struct rt *r)
 }
 
 /* Balance counters of the classes some destination has (the others stay NULL). */
+/*
+ * nep (links of several rates): the endpoints on each switch, places of
+ * CAs that went away included (route_slots.c), so that a host's reboot
+ * moves no subtree entry (by_entry() weighs by them).
+ */
+static int endpoint_counts(struct rt *r, const struct rt_dest *d, uint32_t nd)
+{
+	const struct topo *t = r->t;
+
+	if (!r->c->rates_mixed)
+		return 0;
+	r->nep = calloc((size_t)r->nsw + 1, sizeof(*r->nep));
+	if (!r->nep)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < nd; i++)
+		if (d[i].port && (d[i].ghost ||
+		    cls_is_endpoint(t, r->c, t->port_node[t->lid_port[d[i].lid]])))
+			r->nep[d[i].attach]++;
+	return 0;
+}
+
 static int class_counters(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
 	size_t np = (size_t)r->t->nports + 1;
@@ -427,6 +441,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = -ENOMEM;
 	if (!rc)
 		rc = class_counters(&r, d, nd);
+	if (!rc)
+		rc = endpoint_counts(&r, d, nd);
 	if (!rc && o->tree_digits)
 		rc = rt_dbt_digits(&r, d, nd);
 	if (!rc && (c->nzones > 1 || c->nsubtrees))
