@@ -316,7 +316,7 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 		remove(path);
 		return;
 	}
-	rc = sl_write(t, out->sl, out->sl_group, out->ngroups,
+	rc = sl_write(t, out->sl, out->sl_group, out->ngroups, out->tcs.n ? &out->tcs : NULL,
 		      lft_digest(t, out->lft, osm->subn.max_ucast_lid_ho), fp);
 	if (dump_commit(osm, fp, rc, tmp, path))
 		remove(path);	/* never SLs of other tables */

@@ -216,7 +216,7 @@ static int load_extras(const struct check_input *in, const char *sl2vl, const ch
 		uint64_t want = 0, have;
 
 		rc = sl_read(buf, len, sl, run->t, &run->sl, &run->sl_group, &run->sl_ngroups,
-			     &want, dl);
+			     &run->tcs, &want, dl);
 		free(buf);
 		have = rc ? 0 : lft_digest(run->t, run->l, UINT32_MAX);
 		if (want && want != have) {	/* a stale ffroute.sl: it would judge other tables */
@@ -359,6 +359,7 @@ int check_run(const struct check_input *in, const struct chk_opts *o, struct che
 	co.sl = run->sl;
 	co.sl_group = run->sl_group;
 	co.sl_ngroups = run->sl_ngroups;
+	co.tcs = run->tcs.n ? &run->tcs : NULL;
 	co.job = run->job;
 	co.njob = run->njob;
 	run->r.seed = o->seed;

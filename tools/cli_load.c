@@ -59,6 +59,28 @@ int cli_load_overrides(const char *path, struct cls_overrides *ov)
 	return rc;
 }
 
+int cli_load_classes(const char *spec, struct route_tclass *tc, unsigned *n)
+{
+	struct diag_list dl;
+	char *buf;
+	size_t len;
+	int rc;
+
+	if (!strcmp(spec, "default")) {
+		*n = route_tclass_defaults(tc);
+		return 0;
+	}
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	rc = ffr_load_file(spec, &buf, &len, &dl);
+	if (!rc) {
+		rc = tclass_read(buf, len, spec, tc, n, &dl);
+		free(buf);
+	}
+	diag_print(&dl, stderr);
+	diag_free(&dl);
+	return rc;
+}
+
 int cli_load_slots(const char *dir, struct route_slot **slots, uint32_t *n)
 {
 	struct diag_list dl;

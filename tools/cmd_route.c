@@ -28,6 +28,7 @@ const char cmd_route_help[] =
 	"                     [--lmc N]\n"
 	"                     [--vl-limit N] [--rail-isolation auto|on|off]\n"
 	"                     [--non-tree decline|route] [--class-weights C,S,O]\n"
+	"                     [--classes default|FILE]\n"
 	"                     [--no-tree-digits]\n"
 	"                     [--no-shift-refine] [--threads N] [--ibroute]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
@@ -40,6 +41,8 @@ const char cmd_route_help[] =
 	"  ffroute.ibroute     ibroute/dump_lfts-style blocks, only with --ibroute\n"
 	"  ffroute.sl          SL per (source group, LID), only when VLs are used\n"
 	"  opensm-sl2vl.dump   SL2VL per port, only when VLs are used\n"
+	"  ffroute.vlarb       with --classes: the classes' SLs and VLs, and the VL\n"
+	"                      arbitration as opensm.conf's qos_vlarb_* lines\n"
 	"  ffroute.slots       where every CA is cabled: --previous of a later run\n"
 	"\n"
 	"  -o, --output DIR    output directory (created if missing)\n"
@@ -51,7 +54,12 @@ const char cmd_route_help[] =
 	"                      the faults left intact are kept (incremental), and\n"
 	"                      DIR/base/ keeps that base (fabric.topo, opensm-lfts.dump)\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
-	"      --vl-limit N    most VLs the routing may use (default 2; 1 = no layers)\n"
+	"      --vl-limit N    most VLs the routing may use (default 2, 8 with --classes;\n"
+	"                      1 = no layers)\n"
+	"      --classes default|FILE  traffic classes on SLs and VLs of their own\n"
+	"                      (ffroute.conf's class lines; default: other,\n"
+	"                      collectives, storage, management); refused when\n"
+	"                      classes x deadlock layers exceed the VL limit\n"
 	"      --rail-isolation auto|on|off  keep same-rail routes in their rail's plane:\n"
 	"                      auto (default) when rails are found, given up (with a\n"
 	"                      message) where the verification refuses it; on refuses\n"
@@ -83,10 +91,12 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE };
+       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES };
 
 struct route_cli {
-	const char *fabric, *dir, *roles, *previous;
+	const char *fabric, *dir, *roles, *previous, *classes;
+	bool vl_given;
+	struct route_tclass tc[CHK_TC_MAX];
 	enum ffr_format fmt;
 	unsigned lmc;
 	bool check, json, quiet, verbose, ibroute;
@@ -121,6 +131,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "ibroute", no_argument, NULL, OPT_IBROUTE },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
+		{ "classes", required_argument, NULL, OPT_CLASSES },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -146,7 +157,9 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_VL:
 			if (parse_num(cmd, "--vl-limit", optarg, 1, 15, &o->ro.vl_limit))
 				return CLI_ERROR;
+			o->vl_given = true;
 			break;
+		case OPT_CLASSES: o->classes = optarg; break;
 		case OPT_RAILS:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
 				return cli_usage_error(cmd, "--rail-isolation is auto, on or off, "
@@ -252,7 +265,8 @@ static int w_ibroute(const struct topo *t, const struct route_out *r, FILE *fp)
 
 static int w_sl(const struct topo *t, const struct route_out *r, FILE *fp)
 {
-	return sl_write(t, r->sl, r->sl_group, r->ngroups, lft_digest(t, r->lft, UINT32_MAX), fp);
+	return sl_write(t, r->sl, r->sl_group, r->ngroups, r->tcs.n ? &r->tcs : NULL,
+			lft_digest(t, r->lft, UINT32_MAX), fp);
 }
 
 static int w_slots(const struct topo *t, const struct route_out *r, FILE *fp)
@@ -264,6 +278,31 @@ static int w_slots(const struct topo *t, const struct route_out *r, FILE *fp)
 static int w_sl2vl(const struct topo *t, const struct route_out *r, FILE *fp)
 {
 	return sl2vl_write(t, r->sl2vl, &r->vlx, fp);
+}
+
+/* The classes' SLs and VLs, and their VL arbitration as opensm.conf lines. */
+static int w_vlarb(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	char line[400];
+
+	(void)t;
+	fprintf(fp, "# ffroute traffic classes: %u, %u VL%s each, %u VLs in all\n", r->tcs.n,
+		r->layer_vls, r->layer_vls == 1 ? "" : "s", r->nvls);
+	for (unsigned k = 0; k < r->tcs.n; k++) {
+		fprintf(fp, "# class %s%s: SLs", r->tc[k].name, k == r->tc_fallback ?
+			" (default)" : "");
+		for (unsigned sl = 0; sl < 16; sl++)
+			if (r->tc_sls[k] >> sl & 1)
+				fprintf(fp, " %u", sl);
+		fprintf(fp, ", VLs %u-%u, weight %u%s\n", k * r->layer_vls,
+			(k + 1) * r->layer_vls - 1, r->tc[k].weight, r->tc[k].high ? ", high" : "");
+	}
+	fprintf(fp, "qos_max_vls %u\n", r->nvls);
+	route_vlarb_conf(r, true, line, sizeof(line));
+	fprintf(fp, "qos_vlarb_high %s\n", line);
+	route_vlarb_conf(r, false, line, sizeof(line));
+	fprintf(fp, "qos_vlarb_low %s\n", line);
+	return ferror(fp) ? -EIO : 0;
 }
 
 /* mkdir -p; 0 or -1 with errno */
@@ -300,13 +339,14 @@ static int mkdir_p(const char *dir)
 static int write_all(const char *dir, const struct topo *t, const struct route_out *ro,
 		     bool ibroute)
 {
-	enum { ALWAYS, LAYERS, IBROUTE };
+	enum { ALWAYS, LAYERS, IBROUTE, CLASSES };
 	static const struct { const char *name; writer_fn fn; int when; } files[] = {
 		{ "fabric.topo", w_topo, ALWAYS },
 		{ "opensm-lfts.dump", w_osm, ALWAYS },
 		{ "ffroute.ibroute", w_ibroute, IBROUTE },
 		{ "ffroute.sl", w_sl, LAYERS },
 		{ "opensm-sl2vl.dump", w_sl2vl, LAYERS },
+		{ "ffroute.vlarb", w_vlarb, CLASSES },
 		{ "ffroute.slots", w_slots, ALWAYS },
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
@@ -324,7 +364,8 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 	}
 	for (unsigned i = 0; i < NFILES; i++) {
 		want[i] = files[i].when == ALWAYS || (files[i].when == LAYERS && ro->nvls > 1) ||
-			  (files[i].when == IBROUTE && ibroute);
+			  (files[i].when == IBROUTE && ibroute) ||
+			  (files[i].when == CLASSES && ro->tcs.n);
 		path[i][0] = '\0';
 		if (rc || !want[i])
 			continue;
@@ -438,6 +479,15 @@ static int check_dir(const struct route_cli *o)
 	return rc;
 }
 
+static unsigned classes_sls(const struct route_out *ro)
+{
+	unsigned m = 0;
+
+	for (unsigned k = 0; k < ro->tcs.n; k++)
+		m |= ro->tc_sls[k];
+	return m;
+}
+
 /* What was routed, on stderr: the summary line (not with -q), and the concessions. */
 static void summary(const struct route_cli *o, const struct topo *t, const struct route_out *ro)
 {
@@ -451,6 +501,10 @@ static void summary(const struct route_cli *o, const struct topo *t, const struc
 			ro->rooted_lids, ro->tree_zones, ro->tree_zones == 1 ? "" : "s",
 			ro->tree_left, ro->shift_zones, ro->shift_zones == 1 ? "" : "s",
 			ro->shift_moved, ro->seconds, o->dir);
+	if (!o->quiet && ro->tcs.n)
+		fprintf(stderr, "ffroute route: %u traffic classes x %u VL%s of deadlock layers: "
+			"%u VLs, SLs 0x%04x (DIR/ffroute.vlarb)\n", ro->tcs.n, ro->layer_vls,
+			ro->layer_vls == 1 ? "" : "s", ro->nvls, classes_sls(ro));
 	if (ro->single_order)
 		fprintf(stderr, "ffroute route: %u VL%s, too few for this fabric's VL "
 			"layers: every LID routed up*/down* in one order instead (no credit "
@@ -489,6 +543,15 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return rc < 0 ? CLI_OK : rc;
 	if (o.roles && cli_load_overrides(o.roles, &ov))
 		return CLI_ERROR;
+	if (o.classes) {
+		if (cli_load_classes(o.classes, o.tc, &o.ro.ntc)) {
+			cls_overrides_free(&ov);
+			return CLI_ERROR;
+		}
+		o.ro.tc = o.tc;
+		if (!o.vl_given)
+			o.ro.vl_limit = 8;
+	}
 	if (o.previous && (cli_load_slots(o.previous, &prev, &o.ro.nslots) ||
 			   load_base(o.previous, &base))) {
 		free(prev);

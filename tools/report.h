@@ -37,6 +37,7 @@ struct check_run {
 	uint8_t *sl;			/* with sl_group: from an ffroute.sl dump */
 	uint32_t *sl_group;
 	uint32_t sl_ngroups;
+	struct chk_sl_classes tcs;	/* traffic classes of the ffroute.sl dump */
 	uint32_t *job, njob;
 	struct chk_report r;
 };

@@ -60,6 +60,20 @@ struct chk_vlx {
 	uint64_t *inmask;	/* with off: per out port, bit (in % 64) of each row's in port */
 };
 
+/*
+ * Traffic classes over an SL table (route_tc.c): a packet of class k
+ * carries SL map[k][s] where the table says s.  An engine that keeps
+ * classes on VLs of their own gives each class its own SLs; the checker
+ * walks every route once per class.
+ */
+#define CHK_TC_MAX 8
+#define CHK_TC_NAME 24
+struct chk_sl_classes {
+	unsigned n;			/* 0: none (packets carry the table's SLs) */
+	uint8_t map[CHK_TC_MAX][16];
+	char name[CHK_TC_MAX][CHK_TC_NAME];
+};
+
 /** chk_vlx_add - record the row of (@in, @out); call chk_vlx_sort() after the last */
 int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16);
 void chk_vlx_sort(struct chk_vlx *x);
@@ -209,6 +223,7 @@ struct chk_opts {
 	const uint8_t *sl;		/* optional: [sl_ngroups * nlids] SL from a source group */
 	const uint32_t *sl_group;	/* with sl: [nnodes] source group of each node */
 	uint32_t sl_ngroups;		/* with sl: groups (1 if sl_group is NULL) */
+	const struct chk_sl_classes *tcs;	/* with sl: traffic classes (NULL: none) */
 	bool no_switch_cdg;		/* skip credit_loop_switch (only CA-injected routes) */
 	bool rates_if_mixed;		/* chk_rates only when links run at several rates */
 	unsigned threads;		/* chk_findings: 0 (default) 2 when 2 CPUs are online,
@@ -218,24 +233,34 @@ struct chk_opts {
 };
 
 /**
- * chk_vl - the VL a packet from source group @g to @lid takes on channel
- * @p by its base row: sl2vl[p][sl[g][lid]] when both tables are given,
- * sl2vl[p][0] with only SL2VL, else 0 (everything on one VL)
+ * chk_sl - the SL a packet of traffic class @k (0 without classes) from
+ * source group @g to @lid carries: sl[g][lid] through the class map, 0
+ * without an SL table
  */
-static inline unsigned chk_vl(const struct chk_opts *o, uint32_t p, uint32_t g, uint32_t nlids,
-			      uint32_t lid)
+static inline unsigned chk_sl(const struct chk_opts *o, uint32_t g, uint32_t nlids, uint32_t lid,
+			      unsigned k)
 {
 	unsigned sl;
 
+	if (!o || !o->sl)
+		return 0;
+	sl = o->sl[(size_t)g * nlids + lid] & 15;
+	return o->tcs && k < o->tcs->n ? o->tcs->map[k][sl] & 15 : sl;
+}
+
+/**
+ * chk_vl - the VL a packet on @sl takes on channel @p by its base row:
+ * sl2vl[p][sl] when SL2VL is given, else 0 (everything on one VL)
+ */
+static inline unsigned chk_vl(const struct chk_opts *o, uint32_t p, unsigned sl)
+{
 	if (!o || !o->sl2vl)
 		return 0;
-	sl = o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0;
 	return o->sl2vl[(size_t)p * 16 + sl] & 15;
 }
 
 /** chk_vl_in - chk_vl() for a packet that entered through port @in */
-static inline unsigned chk_vl_in(const struct chk_opts *o, uint32_t in, uint32_t p, uint32_t g,
-				 uint32_t nlids, uint32_t lid)
+static inline unsigned chk_vl_in(const struct chk_opts *o, uint32_t in, uint32_t p, unsigned sl)
 {
 	const struct chk_vlx *x = o ? o->vlx : NULL;
 	const uint8_t *row = NULL;
@@ -245,8 +270,8 @@ static inline unsigned chk_vl_in(const struct chk_opts *o, uint32_t in, uint32_t
 		row = chk_vlx_find(x, in, p);
 
 	if (!row)
-		return chk_vl(o, p, g, nlids, lid);
-	return row[o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0] & 15;
+		return chk_vl(o, p, sl);
+	return row[sl] & 15;
 }
 
 /** chk_sl_group - source group of node @n (0 without an SL table) */

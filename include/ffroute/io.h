@@ -130,19 +130,31 @@ int slots_read(const char *buf, size_t len, const char *fname, struct route_slot
  * sl_write - ffroute.sl: source group of every node and SL per (group, LID);
  * @lfts is lft_digest() of the LFTs the SLs were computed with.
  */
+struct chk_sl_classes;
 int sl_write(const struct topo *t, const uint8_t *sl, const uint32_t *group, uint32_t ngroups,
-	     uint64_t lfts, FILE *fp);
+	     const struct chk_sl_classes *tcs, uint64_t lfts, FILE *fp);
 struct chk_vlx;
 /** sl2vl_write - opensm-sl2vl.dump: base row per cabled out-port, then the rows of @x */
 int sl2vl_write(const struct topo *t, const uint8_t *sl2vl, const struct chk_vlx *x, FILE *fp);
 
 /**
  * sl_read - read an ffroute.sl dump for @t: *sl [ngroups * (max_lid + 1)],
- * *group [nnodes] (malloc'd), *lfts the digest of its LFTs (0: not given,
+ * *group [nnodes] (malloc'd), its traffic classes into @tcs (may be NULL;
+ * n 0 without class lines), *lfts the digest of its LFTs (0: not given,
  * with a warning).  Return: 0, -EINVAL (errors in @dl), -ENOMEM.
  */
 int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
-	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, uint64_t *lfts,
-	    struct diag_list *dl);
+	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, struct chk_sl_classes *tcs,
+	    uint64_t *lfts, struct diag_list *dl);
+
+struct route_tclass;
+/**
+ * tclass_read - traffic classes, one "class NAME sl N [weight W] [roles
+ * R,..] [high] [default]" line each (ffroute.conf's syntax; '#' comments)
+ * into @tc (room for CHK_TC_MAX).  Return: 0, or -EINVAL (errors in @dl,
+ * file:line:col).
+ */
+int tclass_read(const char *buf, size_t len, const char *fname, struct route_tclass *tc,
+		unsigned *n, struct diag_list *dl);
 
 #endif

@@ -44,6 +44,22 @@ struct route_slot {
 	int16_t rail;		/* its rail, -1 none */
 };
 
+/*
+ * A traffic class on VLs of its own (route_tc.c).  Its SL inside a zone
+ * is @sl, the SL hosts ask for; the other deadlock layers' SLs of the
+ * class are allocated from the SLs no class names.  Class k's VLs are
+ * k * L .. k * L + L - 1 (L: the deadlock layers' VLs, 1 or 2).
+ */
+struct route_tclass {
+	char name[CHK_TC_NAME];
+	uint8_t sl;		/* the SL hosts request for it (0..15) */
+	uint8_t weight;		/* VL arbitration weight of each of its VLs (1..255) */
+	bool high;		/* in the high-priority arbitration table */
+	bool fallback;		/* "default": paths whose request names no class */
+	uint16_t roles;		/* bit 1 << enum cls_role: paths to (else from) such an
+				 * endpoint take this class when the request names none */
+};
+
 /* The fabric as it was whole and its tables routed from scratch (route_incr.c). */
 struct route_base {
 	const struct topo *t;
@@ -75,6 +91,10 @@ struct route_opts {
 					 * CA that went away keeps its rank while its
 					 * port is free; NULL: none */
 	uint32_t nslots;
+	const struct route_tclass *tc;	/* traffic classes (NULL, ntc 0: none, SLs are
+					 * the deadlock layers'); vl_limit is then the
+					 * VLs of all classes together */
+	unsigned ntc;
 	const struct route_base *base;	/* when the fabric is this base minus something,
 					 * routes it did not break are kept (route_incr.c);
 					 * NULL: from scratch */
@@ -90,7 +110,12 @@ struct route_out {
 	uint32_t ngroups, nlids;
 	uint8_t *sl2vl;		/* [nports * 16]: VL of each SL leaving each port */
 	struct chk_vlx vlx;	/* SL2VL of (in, out) port pairs that differ: turns */
-	unsigned nvls;		/* data VLs used (1 = no VL layering) */
+	unsigned nvls;		/* data VLs used (1 = no VL layering), all classes */
+	struct chk_sl_classes tcs;	/* traffic classes: SL of each (class, layer SL) */
+	struct route_tclass tc[CHK_TC_MAX];	/* ... their definitions (opts.tc) */
+	uint16_t tc_sls[CHK_TC_MAX];	/* ... the SLs each class uses (a mask) */
+	unsigned tc_fallback;	/* ... the class of paths whose request names none */
+	unsigned layer_vls;	/* VLs per class (the deadlock layers': 1 or 2) */
 	uint64_t routes;	/* (switch, LID) entries set */
 	uint64_t turn_routes;	/* switch-to-switch routes that turn down->up */
 	uint32_t rooted_lids;	/* LIDs routed up*down* from one root on VL 1 (route_dest.c) */
@@ -143,6 +168,37 @@ void route_out_free(struct route_out *out);
 int route_parse_class_weights(const char *s, unsigned w[3]);
 /** route_sl - SL of the path from @src_node to @dlid (0 when unknown) */
 uint8_t route_sl(const struct route_out *out, uint32_t src_node, uint32_t dlid);
+/** route_tclass_defaults - the built-in classes (other, collectives, storage,
+ * management); returns how many (at most CHK_TC_MAX) */
+unsigned route_tclass_defaults(struct route_tclass *tc);
+/**
+ * route_tclass_parse - one class from "NAME sl N [weight W] [roles R,..]
+ * [high] [default]" (the text after "class"); on error *@col is the
+ * 0-based column of the bad word and @err says why.  Return: 0 or -EINVAL.
+ */
+int route_tclass_parse(const char *s, struct route_tclass *tc, unsigned *col, char *err,
+		       size_t errsz);
+/** route_tclasses_valid - names and SLs distinct, at most one default; -EINVAL (@err) */
+int route_tclasses_valid(const struct route_tclass *tc, unsigned n, char *err, size_t errsz);
+/**
+ * route_path_class - the class of a path from node @src to node @dst asked
+ * for with SL @hint: the class whose SLs hold @hint (the default class's
+ * SLs name none), else the first whose roles hold @dst's role, else @src's,
+ * else the default class.  0 without classes.
+ */
+unsigned route_path_class(const struct route_out *out, const struct cls *c, uint8_t hint,
+			  uint32_t src, uint32_t dst);
+/** route_class_sl - the SL of class @k's packets from @src_node to @dlid */
+uint8_t route_class_sl(const struct route_out *out, unsigned k, uint32_t src_node, uint32_t dlid);
+/**
+ * route_vlarb - the VL arbitration table (@high: high priority) the
+ * classes ask for: (VL, weight) entries, *@n of them (at most 64)
+ */
+void route_vlarb(const struct route_out *out, bool high, uint8_t vl[64], uint8_t weight[64],
+		 unsigned *n);
+/** route_vlarb_conf - the same as opensm.conf's qos_vlarb_* syntax "VL:W,VL:W" */
+void route_vlarb_conf(const struct route_out *out, bool high, char *buf, size_t size);
+
 /** route_slots - the places after a pass over @t: its CA ports and @prev's kept ones
  * (sorted by switch GUID and port; free *@out) */
 int route_slots(const struct topo *t, const struct cls *c, const struct route_slot *prev,

@@ -67,6 +67,15 @@ static uint16_t used_sls(const struct topo *t, const struct chk_opts *o, uint32_
 		return 1;
 	for (size_t i = 0; i < n; i++)
 		sls |= (uint16_t)(1u << (o->sl[i] & 15));
+	if (o->tcs && o->tcs->n) {	/* the classes' SLs */
+		uint16_t table = sls;
+
+		sls = 0;
+		for (unsigned k = 0; k < o->tcs->n; k++)
+			for (unsigned sl = 0; sl < 16; sl++)
+				if (table >> sl & 1)
+					sls |= (uint16_t)(1u << (o->tcs->map[k][sl] & 15));
+	}
 	return sls;
 }
 
@@ -311,8 +320,8 @@ static void inject_free(struct inject *in)
 }
 
 /*
- * Edges of the routes that packets of group @g take toward @lid from every
- * injection point of @li.  A channel's VL depends on the packet's SL and
+ * Edges of the routes that packets of group @g and traffic class @k take
+ * toward @lid from every injection point of @li.  A channel's VL depends on the packet's SL and
  * on the port it entered its switch by, so what follows a channel depends
  * only on (channel, SL): the walks of all groups toward one LID share one
  * memo of (channel, SL) pairs already continued (in->stamp is per LID).
@@ -321,9 +330,11 @@ static void inject_free(struct inject *in)
  */
 static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
 		       const uint8_t *l_have, const struct chk_opts *o, struct inject *in,
-		       const struct inj_list *li, uint32_t g, uint32_t lid, struct edge_set *es)
+		       const struct inj_list *li, uint32_t g, unsigned k, uint32_t lid,
+		       struct edge_set *es)
 {
-	uint32_t nlids = t->max_lid + 1, sl = o && o->sl ? o->sl[(size_t)g * nlids + lid] & 15 : 0;
+	uint32_t nlids = t->max_lid + 1;
+	unsigned sl = chk_sl(o, g, nlids, lid, k);
 	size_t si = in->six[sl], nsl = in->nsl;
 
 	for (uint32_t i = li->off[g]; i < li->off[g + 1]; i++) {
@@ -338,12 +349,12 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 			p = sw_channel(t, col, s);
 			if (p == TOPO_NONE)
 				break;
-			vp = chk_vl_in(o, from, p, g, nlids, lid);
+			vp = chk_vl_in(o, from, p, sl);
 			n = t->node_sw[t->port_node[t->port_remote[p]]];
 			q = sw_channel(t, col, n);
 			if (q == TOPO_NONE)
 				break;
-			vq = chk_vl_in(o, t->port_remote[p], q, g, nlids, lid);
+			vq = chk_vl_in(o, t->port_remote[p], q, sl);
 			set_add(es, t, p, vp, q - t->port_off[t->sw_node[n]], vq);
 			/* what follows q depends on (p, SL) only: once per LID */
 			if (in->mark[p * nsl + si] == in->stamp)
@@ -361,6 +372,7 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 {
 	uint8_t *blk = in->blk;
 	uint32_t lids[LFT_COLS];
+	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
 
 	for (uint32_t lid0 = 1; lid0 <= t->max_lid; lid0 += LFT_COLS) {
 		uint32_t n = t->max_lid + 1 - lid0 < LFT_COLS ? t->max_lid + 1 - lid0 : LFT_COLS;
@@ -373,8 +385,9 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 				continue;
 			in->stamp++;
 			for (uint32_t g = 0; g < in->ng; g++)
-				walk_edges(t, blk + k, ok, l->have, o, in, sw ? &in->self : &in->ca, g,
-					   lids[k], es);
+				for (unsigned c = 0; c < nk; c++)
+					walk_edges(t, blk + k, ok, l->have, o, in,
+						   sw ? &in->self : &in->ca, g, c, lids[k], es);
 		}
 	}
 	return 0;

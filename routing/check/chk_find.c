@@ -728,8 +728,8 @@ static void subtrees(struct find *f)
 			if (rails && (f->bits[s] & FB_RAIL) && sw_peer(t, p) != TOPO_NONE)
 				rail_on(f, p);
 			if (f->use_vl && sw_peer(t, p) != TOPO_NONE)
-				f->vl[chk_vl(f->o, p, chk_sl_group(f->o, t->sw_node[s]), f->nlids,
-					    f->lid)] += f->sub[s];
+				f->vl[chk_vl(f->o, p, chk_sl(f->o, chk_sl_group(f->o, t->sw_node[s]),
+								 f->nlids, f->lid, 0))] += f->sub[s];
 		}
 		if (y != TOPO_NONE) {
 			f->sub[y] += f->sub[s];

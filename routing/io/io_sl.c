@@ -18,6 +18,9 @@
  *                                 engine remaps opensm-lfts.dump)
  *   sl <g> <lid>[-<lid>] <SL>     the SL of the path from group g to these
  *                                 LIDs (runs of equal SL; unlisted = 0)
+ *   class <name> <s0> .. <s15>    a traffic class (route_tc.c): its packets
+ *                                 carry SL s<l> where an sl line says l;
+ *                                 without class lines they carry l
  * A packet from a CA takes its CA's group; a switch's own packets its
  * switch's group.  The checker judges credit loops per VL with it.
  *
@@ -38,18 +41,25 @@
 
 #include <ffroute/check.h>
 #include <ffroute/io.h>
+#include <ffroute/route.h>
 
 #include "base/text.h"
 
 #define SL_MAX_GROUPS 70000
 
 int sl_write(const struct topo *t, const uint8_t *sl, const uint32_t *group, uint32_t ngroups,
-	     uint64_t lfts, FILE *fp)
+	     const struct chk_sl_classes *tcs, uint64_t lfts, FILE *fp)
 {
 	uint32_t nlids = t->max_lid + 1;
 
 	fprintf(fp, "# ffroute SL dump: SL of the path from a source group to a LID\n"
 		    "groups %u\nlfts 0x%016" PRIx64 "\n", ngroups, lfts);
+	for (unsigned k = 0; tcs && k < tcs->n; k++) {
+		fprintf(fp, "class %s", tcs->name[k]);
+		for (unsigned l = 0; l < 16; l++)
+			fprintf(fp, " %u", tcs->map[k][l]);
+		fputc('\n', fp);
+	}
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		fprintf(fp, "node 0x%016" PRIx64 " %u\n", t->node_guid[n], group[n]);
 	for (uint32_t lid = 1; lid < nlids; lid++) {
@@ -133,7 +143,31 @@ struct sl_ctx {
 	bool mapped;		/* "lid" lines were given */
 	bool have_lfts;		/* an "lfts" line was given */
 	uint64_t lfts;
+	struct chk_sl_classes tcs;
 };
+
+/* "class <name> <s0> .. <s15>" */
+static void sl_class(struct text_reader *rd, struct scan *s, struct sl_ctx *x)
+{
+	unsigned k = x->tcs.n;
+	uint64_t v;
+
+	scan_ws(s);
+	if (k == CHK_TC_MAX) {
+		text_error(rd, scan_col(s), "more than %u classes", CHK_TC_MAX);
+		return;
+	}
+	if (!scan_word(s, " \t", x->tcs.name[k], CHK_TC_NAME)) {
+		text_error(rd, scan_col(s), "a class name expected");
+		return;
+	}
+	for (unsigned l = 0; l < 16; l++) {
+		if (!text_get_num(rd, s, 10, 15, "an SL (0..15)", &v))
+			return;
+		x->tcs.map[k][l] = (uint8_t)v;
+	}
+	x->tcs.n++;
+}
 
 /* "lid <lid> 0x<port GUID> <k>": where the dump's LID now is. */
 static void sl_lid(struct text_reader *rd, struct scan *s, struct sl_ctx *x)
@@ -237,8 +271,10 @@ static bool sl_line(struct text_reader *rd, struct sl_ctx *x)
 		sl_lid(rd, &s, x);
 	} else if (scan_lit(&s, "sl ")) {
 		sl_run(rd, &s, x);
+	} else if (scan_lit(&s, "class ")) {
+		sl_class(rd, &s, x);
 	} else {
-		text_error(rd, scan_col(&s), "expected \"node\" or \"sl\"");
+		text_error(rd, scan_col(&s), "expected \"node\", \"sl\" or \"class\"");
 	}
 	scan_ws(&s);
 	if (!scan_eol(&s) && *s.p != '#')
@@ -247,8 +283,8 @@ static bool sl_line(struct text_reader *rd, struct sl_ctx *x)
 }
 
 int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t,
-	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, uint64_t *lfts,
-	    struct diag_list *dl)
+	    uint8_t **sl, uint32_t **group, uint32_t *ngroups, struct chk_sl_classes *tcs,
+	    uint64_t *lfts, struct diag_list *dl)
 {
 	struct sl_ctx x = { .t = t, .nlids = t->max_lid + 1 };
 	struct text_reader rd;
@@ -285,9 +321,56 @@ int sl_read(const char *buf, size_t len, const char *fname, const struct topo *t
 	*sl = x.sl;
 	*group = x.group;
 	*ngroups = x.ngroups;
+	if (tcs)
+		*tcs = x.tcs;
 	if (!x.have_lfts)
 		diag_add(dl, DIAG_WARNING, fname, 0, 0, "no \"lfts\" line: cannot tell whether "
 			 "these SLs belong to the LFTs beside them");
 	*lfts = x.have_lfts ? x.lfts : 0;
 	return 0;
+}
+
+/* One "class ..." line of a classes file into tc[*n]. */
+static void tclass_line(struct text_reader *rd, struct route_tclass *tc, unsigned *n)
+{
+	struct scan s;
+	unsigned col = 0;
+	char err[160];
+
+	scan_init(&s, rd->line);
+	scan_ws(&s);
+	if (scan_eol(&s) || *s.p == '#')
+		return;
+	rd->line[strcspn(rd->line, "#")] = '\0';
+	if (!scan_lit(&s, "class ")) {
+		text_error(rd, scan_col(&s), "expected \"class NAME sl N ...\"");
+		return;
+	}
+	if (*n == CHK_TC_MAX) {
+		text_error(rd, scan_col(&s), "more than %u classes", CHK_TC_MAX);
+		return;
+	}
+	if (route_tclass_parse(s.p, &tc[*n], &col, err, sizeof(err)))
+		text_error(rd, scan_col(&s) + col, "%s", err);
+	else
+		(*n)++;
+}
+
+int tclass_read(const char *buf, size_t len, const char *fname, struct route_tclass *tc,
+		unsigned *n, struct diag_list *dl)
+{
+	struct text_reader rd;
+	unsigned nerr0 = dl->nerrors;
+	char err[160];
+
+	*n = 0;
+	text_init(&rd, buf, len, fname, dl);
+	while (text_next(&rd))
+		tclass_line(&rd, tc, n);
+	text_fini(&rd);
+	if (dl->nerrors == nerr0 && !*n)
+		diag_add(dl, DIAG_ERROR, fname, 0, 0, "no class line");
+	else if (dl->nerrors == nerr0 && route_tclasses_valid(tc, *n, err, sizeof(err)))
+		diag_add(dl, DIAG_ERROR, fname, 0, 0, "%s", err);
+	return dl->nerrors == nerr0 ? 0 : -EINVAL;
 }

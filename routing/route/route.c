@@ -306,7 +306,7 @@ static int switch_ports(struct rt *r)
 	 * most LIDs that need it are switch LIDs (no rail rule), and where a
 	 * CA's are not kept in its plane the verification says so (rail
 	 * isolation then gives way when auto: route_run) */
-	r->rooted_ok = r->c->nzones == 1 && !r->zoneless && r->o->vl_limit >= 2 &&
+	r->rooted_ok = r->c->nzones == 1 && !r->zoneless && rt_layer_limit(r->o) >= 2 &&
 		       r->o->rooted_layer != 0;
 	return 0;
 }
@@ -462,6 +462,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = rt_subtree_spread(&r);
 	if (!rc)
 		rc = rt_sl_tables(&r);
+	if (!rc)
+		rc = rt_tc_map(&r);
 	if (!rc && out->rooted_lids)
 		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
 		      "up*/down* path by levels from some CA", out->rooted_lids);
@@ -536,6 +538,7 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	co.sl = out->sl;
 	co.sl_group = out->sl_group;
 	co.sl_ngroups = out->ngroups;
+	co.tcs = out->tcs.n ? &out->tcs : NULL;
 	co.sl2vl = out->sl2vl;
 	co.vlx = &out->vlx;
 	rc = chk_report_init(&rep, t->nports);
@@ -653,8 +656,14 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 	first = *o;
 	if (o->rooted_layer < 0)
 		first.rooted_layer = o->verify ? 0 : 1;
+	if (o->ntc && o->vl_limit < o->ntc) {
+		snprintf(out->err, sizeof(out->err), "traffic classes: %u classes need %u VLs at "
+			 "least, the limit is %u", o->ntc, o->ntc, o->vl_limit);
+		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
+		return -EINVAL;
+	}
 	rc = attempt(t, c, &first, out, false);
-	while (rc == -EINVAL && o->verify && o->vl_limit >= 2) {
+	while (rc == -EINVAL && o->verify && rt_layer_limit(o) >= 2) {
 		/* only rail findings: auto rail isolation gives way (a degraded rail
 		 * fabric whose planes no longer hold every route: the routes still
 		 * avoid other rails' leaves where they can, but the findings left do
@@ -679,7 +688,14 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 		rc = attempt(t, c, &first, out, rails_soft);
 	}
 	out->rails_given_up = !rc && rails_soft;
-	if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
+	if (rc == -EINVAL && o->verify && o->ntc && rt_layer_limit(o) <= 1) {
+		char err[sizeof(out->err)];	/* classes are never merged: refuse */
+
+		snprintf(err, sizeof(err), "traffic classes: %u classes x 2 VLs of deadlock layers "
+			 "need %u VLs, the limit is %u (on 1 VL per class: %.120s)", o->ntc,
+			 2 * o->ntc, o->vl_limit, out->err);
+		memcpy(out->err, err, sizeof(err));
+	} else if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
 		logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL",
 		      out->err);
 		route_out_free(out);

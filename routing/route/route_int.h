@@ -241,6 +241,14 @@ int rt_mark_turns(struct rt *r);
 int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
 /** rt_shift_refine - degraded two-level zones: leaf entries re-chosen for shifts (route_shift.c) */
 int rt_shift_refine(struct rt *r, const struct rt_dest *d, uint32_t nd);
+/* VLs the deadlock layers may use: each class's share with traffic classes. */
+static inline unsigned rt_layer_limit(const struct route_opts *o)
+{
+	return o->ntc ? o->vl_limit / o->ntc : o->vl_limit;
+}
+
+/** rt_tc_map - traffic classes over the layers' SLs and SL2VL (route_tc.c) */
+int rt_tc_map(struct rt *r);
 /** rt_sl_tables - SL per (source group, LID) and SL2VL per port (route_sl.c) */
 int rt_sl_tables(struct rt *r);
 /** rt_subtree_spread - subtree switches' hosts over their up-links by capacity (route_subtree.c) */

@@ -38,8 +38,8 @@
  * bridge through another zone) that end at their bridge; VL 0 holds
  * up*down* paths inside the source zone up to an exit,
  * whose inter-zone channels lead only into VL 1 or to the destination.
- * nvls = 2 when any SL other than 0 is used, else 1; with vl_limit 1 every
- * SL is 0 and the checker then judges the single VL.
+ * nvls = 2 when any SL other than 0 is used, else 1; with vl_limit 1 (per
+ * traffic class: route_tc.c maps the classes over these SLs) every SL is 0 and the checker then judges the single VL.
  *
  * Cost: O(groups x LIDs + ports x 16).
  */
@@ -250,7 +250,7 @@ int rt_sl_tables(struct rt *r)
 		for (uint32_t g = 0; g < out->ngroups; g++) {
 			uint8_t *sl = &out->sl[(size_t)g * nlids + lid];
 
-			if (r->o->vl_limit < 2)
+			if (rt_layer_limit(r->o) < 2)
 				*sl = 0;
 			else if (*sl != ROUTE_SL_TURN && *sl != RT_SL_ROOTED)
 				*sl = sl_of(r, g, dz);
