@@ -4,7 +4,11 @@
  *
  * ffroute.conf (path in OpenSM's event_plugin_options), one setting per
  * line, '#' comments:
- *   vl_limit N                 data VLs the routing may use (1..15, default 2)
+ *   vl_limit N                 data VLs the routing may use (1..15, default 2;
+ *                              8 with class lines)
+ *   class NAME sl N [weight W] [roles R,..] [high] [default]
+ *                              a traffic class on SLs and VLs of its own
+ *                              (route_tc.c); one line per class
  *   rail_isolation auto|on|off default auto (on when rails are found, unless refused)
  *   class_weights C,S,O        all-class tie-break weights (default 0,0,0: off)
  *   tree_digits on|off         search D-mod-K digits for HFReduce's tree (default on)
@@ -108,6 +112,23 @@ static int load_roles(struct osm_opensm *osm, const char *path, unsigned ln, uns
 	return rc ? -1 : 0;
 }
 
+/* "class NAME sl N ...": the text after "class" (at column @at). */
+static int conf_class(struct osm_opensm *osm, const char *path, unsigned ln, const char *line,
+		      unsigned at, struct ffr_conf *conf)
+{
+	char err[160];
+	unsigned col = 0;
+
+	if (conf->ntc == CHK_TC_MAX)
+		return conf_error(osm, path, ln, 1, "more than 8 class lines", NULL);
+	if (route_tclass_parse(line + at, &conf->tc[conf->ntc], &col, err, sizeof(err)))
+		return conf_error(osm, path, ln, at + col + 1, err, NULL);
+	conf->ntc++;
+	if (route_tclasses_valid(conf->tc, conf->ntc, err, sizeof(err)))
+		return conf_error(osm, path, ln, 1, err, NULL);
+	return 0;
+}
+
 static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char *line,
 		     struct ffr_conf *conf)
 {
@@ -117,6 +138,9 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 	int n, vcol;
 
 	line[strcspn(line, "#\r")] = '\0';
+	n = sscanf(line, "%63s%n", key, &vcol);
+	if (n == 1 && !strcmp(key, "class"))
+		return conf_class(osm, path, ln, line, (unsigned)vcol, conf);
 	n = sscanf(line, "%63s %4095s%n %7s", key, val, &vcol, extra);
 	if (n <= 0)
 		return 0;
@@ -187,7 +211,7 @@ static int conf_parse(struct osm_opensm *osm, const char *path, char *buf, size_
 static void conf_defaults(struct ffr_conf *conf)
 {
 	memset(conf, 0, sizeof(*conf));
-	conf->vl_limit = 2;
+	conf->vl_limit = 0;	/* ffr_conf_vl_limit */
 	conf->rail_isolation = -1;
 	conf->tree_digits = true;
 	conf->shift_refine = true;
@@ -256,9 +280,15 @@ bool ffr_conf_reload(struct osm_opensm *osm, struct ffr_conf *conf)
 	}
 	ffr_conf_free(conf);
 	*conf = next;
-	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: configuration %s re-read (VL limit %u)\n",
-		path ? path : "(defaults)", conf->vl_limit);
+	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: configuration %s re-read (VL limit %u, "
+		"%u traffic classes)\n", path ? path : "(defaults)", ffr_conf_vl_limit(conf),
+		conf->ntc);
 	return true;
+}
+
+unsigned ffr_conf_vl_limit(const struct ffr_conf *conf)
+{
+	return conf->vl_limit ? conf->vl_limit : conf->ntc ? 8 : 2;
 }
 
 void ffr_conf_free(struct ffr_conf *conf)

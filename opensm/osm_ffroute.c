@@ -149,6 +149,27 @@ static int ffr_build_lid_matrices(void *context)
 	return 1;	/* OpenSM's own min-hop matrix (multicast, dumps, cache) */
 }
 
+/*
+ * Whether some port's VL arbitration tables hold fewer entries than the
+ * classes have VLs (logged): a VL without an entry is never scheduled.
+ */
+static bool vlarb_short(struct ffr_ctx *c, const struct ffr_state *st)
+{
+	uint8_t vl[64], w[64];
+	unsigned low, high, nlow, nhigh;
+	char why[96];
+
+	ffr_osm_vlarb_cap(c->osm, &low, &high, why, sizeof(why));
+	route_vlarb(&st->out, false, vl, w, &nlow);
+	route_vlarb(&st->out, true, vl, w, &nhigh);
+	if (nlow <= low && nhigh <= high)
+		return false;
+	OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE14: ffroute: traffic classes: %u VLs need "
+		"%u low- and %u high-priority VL arbitration entries, %s holds %u and %u: a VL "
+		"without an entry is never sent\n", st->out.nvls, nlow, nhigh, why, low, high);
+	return true;
+}
+
 /* Model, classify, route and verify the subnet; NULL on any failure (logged). */
 static struct ffr_state *route_subnet(struct ffr_ctx *c)
 {
@@ -157,6 +178,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	struct diag_list dl;
 	char why[sizeof(st->vl_why)];
 	unsigned vls = ffr_osm_data_vls(c->osm, why, sizeof(why));
+	unsigned limit = ffr_conf_vl_limit(&c->conf);
 
 	if (!st) {
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE06: ffroute: out of memory\n");
@@ -178,10 +200,13 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 		return NULL;
 	}
 	route_opts_init(&o);
-	o.vl_limit = c->conf.vl_limit < vls ? c->conf.vl_limit : vls;
+	o.vl_limit = limit < vls ? limit : vls;
 	st->vl_limit = o.vl_limit;
-	if (c->conf.vl_limit <= vls)
-		snprintf(why, sizeof(why), "vl_limit %u in ffroute.conf", c->conf.vl_limit);
+	if (limit <= vls)
+		snprintf(why, sizeof(why), "vl_limit %u in ffroute.conf%s", limit,
+			 c->conf.vl_limit ? "" : " (default)");
+	o.tc = c->conf.tc;
+	o.ntc = c->conf.ntc;
 	memcpy(st->vl_why, why, sizeof(why));
 	o.rail_isolation = c->conf.rail_isolation;
 	o.tree_digits = c->conf.tree_digits;
@@ -210,10 +235,14 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.log = log_core;
 	o.log_ctx = c;
 	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
-		if (o.vl_limit < c->conf.vl_limit)
+		if (o.vl_limit < limit)
 			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routed within %u "
 				"VL%s, as %s allows (vl_limit %u): this fabric needs more\n",
-				o.vl_limit, o.vl_limit == 1 ? "" : "s", why, c->conf.vl_limit);
+				o.vl_limit, o.vl_limit == 1 ? "" : "s", why, limit);
+		state_free(st);
+		return NULL;
+	}
+	if (o.ntc && vlarb_short(c, st)) {
 		state_free(st);
 		return NULL;
 	}
@@ -309,6 +338,26 @@ static void qos_policy_clash(struct ffr_ctx *c, const struct ffr_state *st)
 			"with the VL layers\n");
 }
 
+/* One line per class: its SLs, VLs and weight (what hosts and the switches get). */
+static void log_classes(struct ffr_ctx *c, const struct route_out *out)
+{
+	for (unsigned k = 0; k < out->tcs.n; k++) {
+		char sls[64];
+		size_t at = 0;
+
+		sls[0] = '\0';
+		for (unsigned sl = 0; sl < 16; sl++)
+			if (out->tc_sls[k] >> sl & 1)
+				at += (size_t)snprintf(sls + at, sizeof(sls) - at, "%s%u", at ? "," : "",
+						       sl);
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: class %s%s: SLs %s, VLs "
+			"%u-%u, VL arbitration weight %u (%s)\n", c->passes, out->tc[k].name,
+			k == out->tc_fallback ? " (default)" : "", sls, k * out->layer_vls,
+			(k + 1) * out->layer_vls - 1, out->tc[k].weight,
+			out->tc[k].high ? "high" : "low");
+	}
+}
+
 static int ffr_build_fwd_tables(void *context)
 {
 	struct ffr_ctx *c = context;
@@ -349,6 +398,8 @@ static int ffr_build_fwd_tables(void *context)
 		st->c.nrails, st->out.rooted_lids, st->out.tree_zones - st->out.tree_left,
 		st->out.tree_zones, st->out.shift_zones, st->out.max_link_routes,
 		mode, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (st->out.tcs.n)
+		log_classes(c, &st->out);
 	if (st->out.single_order)
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: pass %u: %s leaves %u "
 			"VL%s, too few for this fabric's VL layers: every LID routed up*/down* in one "
@@ -373,26 +424,58 @@ static int ffr_build_fwd_tables(void *context)
 }
 
 /*
- * SA threads, shared lock: read-only lookups; unknown LIDs get the hint,
- * and so do paths on SL 0 when the hint is an SL no route uses (a QoS
- * level's SL: update_sl2vl maps it as SL 0, so the VL layers are intact).
+ * SA threads, shared lock: read-only lookups; unknown LIDs get the hint.
+ * With traffic classes: the class the hint names (else the endpoints'
+ * roles, else the default class) on the SL of the path's layer.  Without:
+ * the layer's SL, and the hint on SL 0 paths when it is an SL no route
+ * uses (a QoS level's SL: update_sl2vl maps it as SL 0, so the VL layers
+ * are intact).
  */
 static uint8_t ffr_path_sl(void *context, uint8_t hint, const ib_net16_t slid,
 			   const ib_net16_t dlid)
 {
 	const struct ffr_ctx *c = context;
 	const struct ffr_state *st = c->st;
-	uint32_t s = cl_ntoh16(slid), d = cl_ntoh16(dlid), p;
-
+	uint32_t s = cl_ntoh16(slid), d = cl_ntoh16(dlid), p, q;
 	uint8_t sl;
 
 	if (!st || !st->out.sl || s > st->t->max_lid || d > st->t->max_lid ||
-	    (p = st->t->lid_port[s]) == TOPO_NONE || st->t->lid_port[d] == TOPO_NONE)
+	    (p = st->t->lid_port[s]) == TOPO_NONE || (q = st->t->lid_port[d]) == TOPO_NONE)
 		return hint;
-	sl = route_sl(&st->out, st->t->port_node[p], d);
+	p = st->t->port_node[p];
+	if (st->out.tcs.n)
+		return route_class_sl(&st->out, route_path_class(&st->out, &st->c, hint, p,
+								 st->t->port_node[q]), p, d);
+	sl = route_sl(&st->out, p, d);
 	if (!sl && hint < 16 && !(st->sl_used >> hint & 1))
 		return hint;	/* a QoS level's SL no layer uses: VLs as SL 0 */
 	return sl;
+}
+
+/*
+ * qos TRUE only, under the exclusive lock: with traffic classes, the
+ * classes' weights on their VLs (route_vlarb) in place of the qos_vlarb_*
+ * options; blocks 0, 1 are the low-priority table, 2, 3 the high one.
+ */
+static void ffr_update_vlarb(void *context, osm_physp_t *port, uint8_t port_num,
+			     ib_vl_arb_table_t *block, unsigned len, unsigned blocknum)
+{
+	const struct ffr_ctx *c = context;
+	const struct ffr_state *st = c->st;
+	uint8_t vl[64], w[64];
+	unsigned n;
+
+	(void)port;
+	(void)port_num;
+	if (!st || !st->out.tcs.n || blocknum > 3)
+		return;		/* keep what QoS configured */
+	route_vlarb(&st->out, blocknum >= 2, vl, w, &n);
+	for (unsigned i = 0; i < len && i < IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK; i++) {
+		unsigned e = (blocknum & 1) * IB_NUM_VL_ARB_ELEMENTS_IN_BLOCK + i;
+
+		block->vl_entry[i].vl = e < n ? vl[e] : 0;
+		block->vl_entry[i].weight = e < n ? w[e] : 0;
+	}
 }
 
 /*
@@ -410,7 +493,8 @@ static void ffr_update_sl2vl(void *context, osm_physp_t *port, uint8_t in, uint8
 
 	if (!st || !st->out.sl2vl)
 		return;		/* keep what QoS configured */
-	qos_policy_clash(c, st);	/* the policy was parsed just before */
+	if (!st->out.tcs.n)
+		qos_policy_clash(c, st);	/* the policy was parsed just before */
 	node = topo_find_guid(st->t, cl_ntoh64(osm_node_get_node_guid(osm_physp_get_node_ptr(port))));
 	if (node == TOPO_NONE)
 		return;
@@ -423,8 +507,8 @@ static void ffr_update_sl2vl(void *context, osm_physp_t *port, uint8_t in, uint8
 	row = chk_vlx_find(&st->out.vlx, pin, pout);
 	if (!row)
 		row = st->out.sl2vl + (size_t)pout * 16;
-	for (uint8_t sl = 0; sl < 16; sl++)
-		ib_slvl_table_set(tbl, sl, st->sl_used >> sl & 1 ? row[sl] : row[0]);
+	for (uint8_t sl = 0; sl < 16; sl++)	/* the classes map every SL */
+		ib_slvl_table_set(tbl, sl, st->out.tcs.n || st->sl_used >> sl & 1 ? row[sl] : row[0]);
 }
 
 static void ffr_destroy(void *context)
@@ -444,6 +528,7 @@ static int ffr_setup(struct osm_routing_engine *re, struct osm_opensm *osm)
 	re->ucast_build_fwd_tables = ffr_build_fwd_tables;
 	re->path_sl = ffr_path_sl;
 	re->update_sl2vl = ffr_update_sl2vl;
+	re->update_vlarb = ffr_update_vlarb;
 	re->destroy = ffr_destroy;
 	return 0;
 }
@@ -471,13 +556,14 @@ static void *ffr_create(struct osm_opensm *osm)
 		free(c);
 		return NULL;
 	}
-	if (!osm->subn.opt.qos && c->conf.vl_limit > 1)
+	if (!osm->subn.opt.qos && ffr_conf_vl_limit(&c->conf) > 1)
 		OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: qos is FALSE, so OpenSM programs no "
 			"SL2VL table and ffroute routes within 1 VL: a fabric whose zones need VL "
 			"layers is routed in one up*/down* order, with detours (error RE10 at "
 			"every such sweep); set qos TRUE\n");
 	OSM_LOG(&osm->log, OSM_LOG_INFO, "ffroute: routing engine registered (VL limit %u, "
-		"class weights %u,%u,%u, threads %s)\n", c->conf.vl_limit, c->conf.class_weight[0],
+		"%u traffic classes, class weights %u,%u,%u, threads %s)\n",
+		ffr_conf_vl_limit(&c->conf), c->conf.ntc, c->conf.class_weight[0],
 		c->conf.class_weight[1], c->conf.class_weight[2],
 		c->conf.threads == 1 ? "1" : c->conf.threads == 2 ? "2" : "auto");
 	return c;

@@ -15,7 +15,9 @@ struct osm_opensm;
 
 /* ffroute.conf, named by OpenSM's event_plugin_options (osm_conf.c). */
 struct ffr_conf {
-	unsigned vl_limit;		/* most data VLs (default 2) */
+	unsigned vl_limit;		/* most data VLs (0: default, 2; 8 with classes) */
+	struct route_tclass tc[CHK_TC_MAX];	/* class lines: traffic classes */
+	unsigned ntc;
 	int rail_isolation;		/* -1 auto, 0 off, 1 on */
 	unsigned class_weight[3];	/* compute, storage, other (default 0,0,0) */
 	bool tree_digits;		/* route_opts.tree_digits (default true) */
@@ -39,6 +41,14 @@ struct topo *ffr_osm_topo(struct osm_opensm *osm, struct diag_list *dl);
  * qos is FALSE); @why names the limit (the option or the port).
  */
 unsigned ffr_osm_data_vls(struct osm_opensm *osm, char *why, size_t size);
+/**
+ * ffr_osm_vlarb_cap - the fewest VL arbitration entries of any cabled port
+ * (low and high tables); @why names that port
+ */
+void ffr_osm_vlarb_cap(struct osm_opensm *osm, unsigned *low, unsigned *high, char *why,
+		       size_t size);
+/** ffr_conf_vl_limit - the VL limit in force: vl_limit, else 2 (8 with classes) */
+unsigned ffr_conf_vl_limit(const struct ffr_conf *conf);
 /**
  * ffr_conf_load - read ffroute.conf at @path (NULL or empty: defaults);
  * errors are logged as "ERR RE08: file:line:col: ...".  Return: 0 or -1

@@ -135,3 +135,29 @@ unsigned ffr_osm_data_vls(struct osm_opensm *osm, char *why, size_t size)
 	}
 	return vls_of(best);
 }
+
+void ffr_osm_vlarb_cap(struct osm_opensm *osm, unsigned *low, unsigned *high, char *why,
+		       size_t size)
+{
+	cl_qmap_t *tbl = &osm->subn.node_guid_tbl;
+
+	*low = *high = 64;
+	snprintf(why, size, "no port");
+	for (cl_map_item_t *it = cl_qmap_head(tbl); it != cl_qmap_end(tbl); it = cl_qmap_next(it)) {
+		osm_node_t *node = (osm_node_t *)it;
+
+		for (unsigned pn = 1; pn < osm_node_get_num_physp(node); pn++) {
+			const osm_physp_t *p = osm_node_get_physp_ptr(node, pn);
+
+			if (!p || !osm_physp_is_valid(p) || !osm_physp_get_remote(p))
+				continue;
+			if (p->port_info.vl_arb_low_cap < *low || p->port_info.vl_arb_high_cap < *high)
+				snprintf(why, size, "port 0x%016llx/%u", (unsigned long long)
+					 cl_ntoh64(osm_node_get_node_guid(node)), pn);
+			if (p->port_info.vl_arb_low_cap < *low)
+				*low = p->port_info.vl_arb_low_cap;
+			if (p->port_info.vl_arb_high_cap < *high)
+				*high = p->port_info.vl_arb_high_cap;
+		}
+	}
+}

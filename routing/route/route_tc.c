@@ -155,8 +155,8 @@ int route_tclasses_valid(const struct route_tclass *tc, unsigned n, char *err, s
 		fallbacks += tc[i].fallback;
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(tc[i].name, tc[j].name) || tc[i].sl == tc[j].sl) {
-				snprintf(err, errsz, "classes %s and %s share a %s", tc[j].name,
-					 tc[i].name, tc[i].sl == tc[j].sl ? "SL" : "name");
+				snprintf(err, errsz, "classes %s and %s share a%s", tc[j].name,
+					 tc[i].name, tc[i].sl == tc[j].sl ? "n SL" : " name");
 				return -EINVAL;
 			}
 	}

@@ -84,7 +84,7 @@ routing_engine ffroute,updn
 qos TRUE"
 sim_opensm_bg || fail "OpenSM did not bring ff2 up (background)"
 grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not route ff2"
-grep -q "ffroute: routing engine registered (VL limit 2, class weights 1,8,1, threads 1)" "$log" ||
+grep -q "ffroute: routing engine registered (VL limit 2, 0 traffic classes, class weights 1,8,1, threads 1)" "$log" ||
 	fail "the class weights and threads of ffroute.conf were not taken"
 grep -q "ffroute: pass 1: [0-9]* LFT entries, [0-9]* blocks changed; 26 switches, 56 CAs, 82 LIDs, 2 VLs, 2 zones" "$log" ||
 	fail "no two-zone summary line"

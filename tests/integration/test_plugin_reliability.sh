@@ -159,7 +159,7 @@ wait_pass 1
 printf '# one VL now\nvl_limit 1\n' >"$SIM_DIR/etc/ff2.conf"
 sim_console 'Unlink "S-0002c90010000050"[5]'
 wait_pass 2
-grep -q "ffroute: configuration $SIM_DIR/etc/ff2.conf re-read (VL limit 1)" "$log" || fail "the edit was not read"
+grep -q "ffroute: configuration $SIM_DIR/etc/ff2.conf re-read (VL limit 1, 0 traffic classes)" "$log" || fail "the edit was not read"
 grep -q "ffroute: pass 2: .* 1 VL, 2 zones" "$log" || fail "pass 2 did not route within 1 VL"
 sleep 1
 [ -e "$SIM_DIR/dump/ffroute.sl" ] && fail "ffroute.sl left after a one-VL pass"
