@@ -34,14 +34,6 @@ printf 'qos-levels\n\tqos-level\n\t\tname: default\n\t\tsl: 0\n\tend-qos-level\n
 
 class_sls() { grep "ffroute: pass 1: class $1" "$log" | sed 's/.*SLs \([0-9,]*\),.*/\1/'; }
 in_set() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
-pr_sl() {	# SLID DLID [args]: the path record's SL, or none
-	s=$1 d=$2
-	shift 2
-	sim_run saquery -p --slid "$s" --dlid "$d" "$@" 2>/dev/null |
-		awk -F. '$1 ~ /^[ \t]*sl$/ { v = $NF; sub(/^0x/, "", v)
-			v = index("0123456789abcdef", tolower(v)) - 1 }
-			END { print (v == "" ? "none" : v) }'
-}
 
 echo "| configuration | routed by | VLs | pass | live credit loops (every class) | qos-class 1 -> collectives | no class -> storage, management (mg*), else default | VLArb read back | SL2VL rows read back (cabled input ports) on their class's VLs |"
 echo "|---|---|---|---|---|---|---|---|---|"
@@ -89,23 +81,22 @@ qos_policy_file $SIM_DIR/qos-policy.conf"
 	n=0 qok=0 uok=0
 	while read -r s sn d dn; do
 		n=$((n + 1))
-		q=$(pr_sl "$s" "$d" -Q 1)
+		q=$(sim_pr_sl "$s" "$d" -Q 1)
 		in_set "$q" "$csls" && qok=$((qok + 1))
-		u=$(pr_sl "$s" "$d")
+		u=$(sim_pr_sl "$s" "$d")
 		want=$dsls	# the destination's role first, then the source's (route_path_class)
 		for end in "$sn" "$dn"; do
 			case "$end" in st[0-9]*) want=$ssls ;; mg[0-9]*) want=${msls:-$want} ;; esac
 		done
 		in_set "$u" "$want" && uok=$((uok + 1))
 	done <"$SIM_DIR/pairs"
-	want=$(awk '/qos_vlarb_low/' /dev/null)
 	"$ff" route "$net" -q -o "$SIM_DIR/off" --classes "$SIM_DIR/$cfg.conf" 2>/dev/null ||
 		fail "offline route ($cfg)"
 	want=$(sed -n 's/^qos_vlarb_low //p' "$SIM_DIR/off/ffroute.vlarb")
 	awk '/^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid") l = $(i + 1) }
 		/^(Ca|Hca)/ { l = "" }
 		/^\[[0-9]+\]/ && l { p = $1; gsub(/[^0-9]/, "", p); print l, p }' "$SIM_DIR/live.topo" >"$SIM_DIR/cabled"
-	awk '{ print }' "$SIM_DIR/cabled" |
+	<"$SIM_DIR/cabled" \
 		awk 'BEGIN { srand(7) } { l[NR] = $0 } END { for (i = 0; i < 20; i++) print l[int(rand() * NR) + 1] }' \
 		>"$SIM_DIR/ports"
 	head -4 "$SIM_DIR/cas" | awk '{ print $1 }' >>"$SIM_DIR/ports"
@@ -113,14 +104,7 @@ qos_policy_file $SIM_DIR/qos-policy.conf"
 	while read -r at; do
 		vn=$((vn + 1))
 		# shellcheck disable=SC2086
-		got=$(sim_run smpquery vlarb $at 2>/dev/null | awk -F'|' '
-			function hex(s,  v, i) { s = tolower(s); sub(/^0x/, "", s)
-				for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-				return v }
-			/^# Low/ { t = 1 } /^# High/ { t = 0 }
-			t && /^VL/ { for (i = 2; i < NF; i++) { v = $i; gsub(/ /, "", v); vl[i] = v } }
-			t && /^WEIGHT/ { for (i = 2; i < NF; i++) { w = $i; gsub(/ /, "", w)
-				if (w != "0x0") printf "%s%d:%d", (n++ ? "," : ""), hex(vl[i]), hex(w) } }')
+		got=$(sim_vlarb_low $at)
 		if [ "$got" = "$want" ]; then vok=$((vok + 1))
 		else echo "classes: $cfg: VL arbitration of LID/port $at: $got" >&2; fi
 		# shellcheck disable=SC2086

@@ -91,14 +91,6 @@ awk '/^(Ca|Hca)/ { split($0, q, "\""); name = q[4] }
 sls=$(grep "ffroute: pass 1: class collectives" "$log" | sed 's/.*SLs \([0-9,]*\),.*/\1/')
 ssls=$(grep "ffroute: pass 1: class storage" "$log" | sed 's/.*SLs \([0-9,]*\),.*/\1/')
 [ -n "$sls" ] && [ -n "$ssls" ] || fail "class SLs not logged"
-pr_sl() {	# SLID DLID [saquery args]: the SL of the path record, or "none"
-	s=$1 d=$2
-	shift 2
-	sim_run saquery -p --slid "$s" --dlid "$d" "$@" 2>/dev/null |
-		awk -F. '$1 ~ /^[ \t]*sl$/ { v = $NF; sub(/^0x/, "", v)
-			v = index("0123456789abcdef", tolower(v)) - 1 }
-			END { print (v == "" ? "none" : v) }'
-}
 in_set() { case ",$2," in *",$1,"*) return 0 ;; esac; return 1; }
 head -12 "$SIM_DIR/cas" >"$SIM_DIR/cas12"
 tail -4 "$SIM_DIR/cas" >>"$SIM_DIR/cas12"
@@ -108,9 +100,9 @@ n=0 bad=0 inzone=0 refused=0
 pairs >"$SIM_DIR/pairs"
 while read -r s sn d dn; do
 	n=$((n + 1))
-	u=$(pr_sl "$s" "$d")
+	u=$(sim_pr_sl "$s" "$d")
 	in_set "$u" "$ssls" || { bad=$((bad + 1)); echo "  $sn -> $dn: SL $u, not the default (storage)"; }
-	x=$(pr_sl "$s" "$d" --sl 1)
+	x=$(sim_pr_sl "$s" "$d" --sl 1)
 	if [ "$x" = 1 ]; then inzone=$((inzone + 1)); elif [ "$x" = none ]; then refused=$((refused + 1))
 	else bad=$((bad + 1)); echo "  --sl 1 $sn -> $dn: SL $x"; fi
 done <"$SIM_DIR/pairs"
@@ -120,25 +112,13 @@ grep -q "ERR 1F2A" "$log" || fail "no ERR 1F2A for the refused --sl 1 queries"
 echo "ok: path records of $n pairs asked with no class: the default class (storage: SLs $ssls); asked with SL 1 in the query: $inzone granted (inside a zone), $refused refused by OpenSM, ERR 1F2A (across zones: the layer needs another SL of the class)"
 
 # ---- 3. SL2VL and VLArb read back ----------------------------------------------------
-# vlarb LID [PORT]: "VL:W,..." of the low table's entries with a weight
-vlarb() {
-	sim_run smpquery vlarb "$@" 2>/dev/null | awk -F'|' '
-		function hex(s,  v, i) { s = tolower(s); sub(/^0x/, "", s)
-			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
-			return v }
-		/^# Low/ { t = 1 } /^# High/ { t = 0 }
-		t && /^VL/ { for (i = 2; i < NF; i++) { v = $i; gsub(/ /, "", v); vl[i] = v } }
-		t && /^WEIGHT/ { for (i = 2; i < NF; i++) { w = $i; gsub(/ /, "", w)
-			if (w != "0x0") { printf "%s%d:%d", (n++ ? "," : ""), hex(vl[i]), hex(w) } } }
-		END { print "" }'
-}
 want=$(sed -n 's/^qos_vlarb_low //p' "$SIM_DIR/off/ffroute.vlarb")
 sw=$(awk '/^Switch/ { for (i = 1; i <= NF; i++) if ($i == "lid") { print $(i + 1); exit } }' "$SIM_DIR/live.topo")
 ca=$(head -1 "$SIM_DIR/cas" | cut -d' ' -f1)
 [ "$want" = "0:64,1:64,2:32,3:32" ] || fail "offline qos_vlarb_low: $want"
 for at in "$sw 1" "$sw 2" "$ca"; do
 	# shellcheck disable=SC2086
-	got=$(vlarb $at)
+	got=$(sim_vlarb_low $at)
 	[ "$got" = "$want" ] || fail "VL arbitration of LID/port $at: $got, configured $want"
 done
 # every SL2VL row out of 3 switch ports and of an HCA: collectives' SLs on VLs 0-1, storage's on 2-3
@@ -170,9 +150,9 @@ osls=$(grep "ffroute: pass 1: class other" "$log" | sed 's/.*SLs \([0-9,]*\),.*/
 n=0 bad=0
 while read -r s sn d dn; do
 	n=$((n + 1))
-	q=$(pr_sl "$s" "$d" -Q 1)
+	q=$(sim_pr_sl "$s" "$d" -Q 1)
 	in_set "$q" "$sls" || { bad=$((bad + 1)); echo "  qos-class 1 $sn -> $dn: SL $q"; }
-	u=$(pr_sl "$s" "$d")
+	u=$(sim_pr_sl "$s" "$d")
 	case "$sn $dn" in
 	*st[0-9]*) in_set "$u" "$ssls" || { bad=$((bad + 1)); echo "  $sn -> $dn: SL $u, not storage"; } ;;
 	*) in_set "$u" "$osls" || { bad=$((bad + 1)); echo "  $sn -> $dn: SL $u, not other"; } ;;

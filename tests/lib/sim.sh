@@ -99,6 +99,30 @@ sim_run() {
 	LD_PRELOAD=$UMAD2SIM IBSIM_SOCKNAME=$IBSIM_SOCKNAME "$@"
 }
 
+# sim_pr_sl SLID DLID [saquery args]: the SL of the SA's PathRecord, or "none"
+sim_pr_sl() {
+	_s=$1 _d=$2
+	shift 2
+	sim_run saquery -p --slid "$_s" --dlid "$_d" "$@" 2>/dev/null |
+		awk -F. '$1 ~ /^[ \t]*sl$/ { v = $NF; sub(/^0x/, "", v)
+			v = index("0123456789abcdef", tolower(v)) - 1 }
+			END { print (v == "" ? "none" : v) }'
+}
+
+# sim_vlarb_low LID [PORT]: "VL:W,..." of the entries with a weight in the
+# port's low-priority VL arbitration table, read with smpquery
+sim_vlarb_low() {
+	sim_run smpquery vlarb "$@" 2>/dev/null | awk -F'|' '
+		function hex(s,  v, i) { s = tolower(s); sub(/^0x/, "", s)
+			for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+			return v }
+		/^# Low/ { t = 1 } /^# High/ { t = 0 }
+		t && /^VL/ { for (i = 2; i < NF; i++) { v = $i; gsub(/ /, "", v); vl[i] = v } }
+		t && /^WEIGHT/ { for (i = 2; i < NF; i++) { w = $i; gsub(/ /, "", w)
+			if (w != "0x0") printf "%s%d:%d", (n++ ? "," : ""), hex(vl[i]), hex(w) } }
+		END { print "" }'
+}
+
 # sim_osm_conf: $SIM_DIR/opensm.conf (dumps, log, $SIM_OSM_CONF) and an
 # empty log: OpenSM appends, and a check must see only this run's lines.
 sim_osm_conf() {
