@@ -16,6 +16,7 @@
  *   threads auto|1|2           engine threads (default auto: 2 when 2 CPUs are online)
  *   non_tree decline|route     a torus, a dragonfly (default decline: the next engine)
  *   roles FILE                 classification overrides (see ffroute(1))
+ *   jobs FILE                  the running jobs (read at every heavy sweep)
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
  * load, so OpenSM routes with its next engine rather than with settings
  * the operator did not mean.  A file that cannot be read (a folder, an
@@ -181,6 +182,12 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		conf->threads = val[0] == 'a' ? 0 : (unsigned)(val[0] - '0');
 	} else if (!strcmp(key, "roles")) {
 		return load_roles(osm, path, ln, (unsigned)vcol, val, conf);
+	} else if (!strcmp(key, "jobs")) {
+		if (conf->jobs_path)
+			return conf_error(osm, path, ln, vcol, "a second jobs line:", val);
+		conf->jobs_path = resolve(path, val);
+		if (!conf->jobs_path)
+			return conf_error(osm, path, ln, vcol, "out of memory", NULL);
 	} else {
 		return conf_error(osm, path, ln, 1, "unknown setting", key);
 	}
@@ -298,7 +305,8 @@ void ffr_conf_free(struct ffr_conf *conf)
 	conf->have_roles = false;
 	free(conf->path);
 	free(conf->roles_path);
-	conf->path = conf->roles_path = NULL;
+	free(conf->jobs_path);
+	conf->path = conf->roles_path = conf->jobs_path = NULL;
 }
 
 /* Open @path's temporary (@tmp) in the dump directory; NULL logged (RE09). */
@@ -350,6 +358,34 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 		      lft_digest(t, out->lft, osm->subn.max_ucast_lid_ho), fp);
 	if (dump_commit(osm, fp, rc, tmp, path))
 		remove(path);	/* never SLs of other tables */
+}
+
+int ffr_jobs_load(struct osm_opensm *osm, const char *path, const struct topo *t,
+		  struct chk_jobs *jobs)
+{
+	struct diag_list dl;
+	char *buf, msg[DIAG_MSG_MAX + 512];
+	size_t len;
+	int rc;
+
+	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+	rc = ffr_load_file(path, &buf, &len, &dl);
+	if (!rc) {
+		rc = chk_jobs_read(buf, len, path, t, CHK_JOBS_LENIENT, jobs, &dl);
+		free(buf);
+	}
+	for (unsigned i = 0; i < dl.n; i++) {
+		diag_format(&dl.v[i], msg, sizeof(msg));
+		if (dl.v[i].level == DIAG_ERROR)
+			OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE08: ffroute: %s\n", msg);
+		else
+			OSM_LOG(&osm->log, OSM_LOG_VERBOSE, "ffroute: %s\n", msg);
+	}
+	diag_free(&dl);
+	if (rc)
+		OSM_LOG(&osm->log, OSM_LOG_ERROR, "ERR RE08: ffroute: the jobs file %s cannot be "
+			"used: this pass routes as if no job ran\n", path);
+	return rc;
 }
 
 void ffr_slots_load(struct osm_opensm *osm, struct route_slot **slots, uint32_t *n)

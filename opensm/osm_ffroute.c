@@ -48,6 +48,9 @@ struct ffr_state {
 	struct cls c;
 	struct route_out out;
 	uint16_t sl_used;	/* SLs some route uses; the others are free for QoS */
+	uint32_t njobs;		/* jobs of the jobs file it was routed for */
+	uint64_t jobs_digest;	/* ... what they were (jobs_digest; 0 none): a base
+				 * serves only passes with the same jobs */
 	unsigned vl_limit;	/* the VLs it was routed within ... */
 	char vl_why[96];	/* ... and what limited them */
 };
@@ -170,6 +173,19 @@ static bool vlarb_short(struct ffr_ctx *c, const struct ffr_state *st)
 	return true;
 }
 
+/* What the jobs are (FNV-1a over each job's collective and CAs' GUIDs): 0 for none. */
+static uint64_t jobs_digest(const struct topo *t, const struct chk_jobs *j)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (uint32_t q = 0; q < j->n; q++) {
+		h = (h ^ (0x100u + j->coll[q])) * 0x100000001b3ull;
+		for (uint32_t i = j->off[q]; i < j->off[q + 1]; i++)
+			h = (h ^ t->node_guid[j->node[i]]) * 0x100000001b3ull;
+	}
+	return j->n ? h : 0;
+}
+
 /* Model, classify, route and verify the subnet; NULL on any failure (logged). */
 static struct ffr_state *route_subnet(struct ffr_ctx *c)
 {
@@ -179,6 +195,8 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	char why[sizeof(st->vl_why)];
 	unsigned vls = ffr_osm_data_vls(c->osm, why, sizeof(why));
 	unsigned limit = ffr_conf_vl_limit(&c->conf);
+	struct chk_jobs jobs = { 0 };
+	int rc;
 
 	if (!st) {
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE06: ffroute: out of memory\n");
@@ -228,13 +246,23 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	}
 	o.slots = c->slots;
 	o.nslots = c->nslots;
-	if (c->base) {
+	if (c->conf.jobs_path && !ffr_jobs_load(c->osm, c->conf.jobs_path, st->t, &jobs)) {
+		o.jobs = &jobs;
+		st->njobs = jobs.n;
+		st->jobs_digest = jobs_digest(st->t, &jobs);
+	}
+	if (c->base && c->base->jobs_digest == st->jobs_digest) {
 		c->base_view = (struct route_base){ c->base->t, c->base->out.lft };
 		o.base = &c->base_view;
+	} else if (c->base) {	/* the base's digits served other jobs */
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed: routed "
+			"from scratch\n", c->passes);
 	}
 	o.log = log_core;
 	o.log_ctx = c;
-	if (route_run(st->t, &st->c, &o, &st->out)) {	/* logged by log_core */
+	rc = route_run(st->t, &st->c, &o, &st->out);
+	chk_jobs_free(&jobs);
+	if (rc) {	/* logged by log_core */
 		if (o.vl_limit < limit)
 			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routed within %u "
 				"VL%s, as %s allows (vl_limit %u): this fabric needs more\n",
@@ -400,6 +428,11 @@ static int ffr_build_fwd_tables(void *context)
 		mode, (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
 	if (st->out.tcs.n)
 		log_classes(c, &st->out);
+	if (c->conf.jobs_path)
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: %u job(s) of %s; zones "
+			"whose digits serve them or the zone's tree: %u, with transfers still "
+			"sharing a link: %u\n", c->passes, st->njobs, c->conf.jobs_path,
+			st->out.tree_zones, st->out.tree_left);
 	if (st->out.single_order)
 		OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: pass %u: %s leaves %u "
 			"VL%s, too few for this fabric's VL layers: every LID routed up*/down* in one "

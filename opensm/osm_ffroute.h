@@ -28,6 +28,7 @@ struct ffr_conf {
 	struct cls_overrides roles;	/* classification overrides */
 	char *path;			/* ffroute.conf as named (NULL: defaults) */
 	char *roles_path;		/* the roles file, resolved against path's folder */
+	char *jobs_path;		/* the jobs file, read at every pass (NULL: none) */
 	char sig[2][96];		/* ffroute.conf and roles before they were read */
 };
 
@@ -77,6 +78,12 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
  * file is absent or bad (logged, RE09).
  */
 void ffr_slots_load(struct osm_opensm *osm, struct route_slot **slots, uint32_t *n);
+/**
+ * ffr_jobs_load - the jobs file at @path for @t (unknown hosts left out,
+ * logged); errors logged (RE08).  Return: 0, or -errno (no jobs).
+ */
+int ffr_jobs_load(struct osm_opensm *osm, const char *path, const struct topo *t,
+		  struct chk_jobs *jobs);
 /** ffr_slots_save - write them there (ffroute.slots) after a successful pass */
 void ffr_slots_save(struct osm_opensm *osm, const struct route_slot *slots, uint32_t n);
 

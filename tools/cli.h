@@ -119,6 +119,9 @@ int cli_lft_bound(const struct topo *t, const struct lft *l, const char *label,
 struct cls_overrides;
 /** cli_load_slots - read DIR/ffroute.slots (an earlier route's places); 0 or -errno (printed) */
 int cli_load_slots(const char *dir, struct route_slot **slots, uint32_t *n);
+struct chk_jobs;
+/** cli_load_jobs - a jobs file for @t (chk_jobs_read); 0 or -errno (printed) */
+int cli_load_jobs(const char *path, const struct topo *t, struct chk_jobs *jobs);
 /** cli_load_classes - traffic classes: "default" (the built-in ones) or a file of
  * class lines; 0 or -errno (printed) */
 int cli_load_classes(const char *spec, struct route_tclass *tc, unsigned *n);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ffroute/check.h>
 #include <ffroute/class.h>
 #include <ffroute/route.h>
 
@@ -41,7 +42,17 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
 	return t;
 }
 
-int cli_load_overrides(const char *path, struct cls_overrides *ov)
+/* What a text file is parsed into: one of the readers below. */
+struct parse_to {
+	enum { TO_OVERRIDES, TO_CLASSES, TO_JOBS, TO_SLOTS } kind;
+	void *out;
+	unsigned *n;
+	uint32_t *n32;
+	const struct topo *t;
+};
+
+/* Read @path whole and parse it as @to says; the diagnostics go to stderr. */
+static int load_parse(const char *path, const struct parse_to *to)
 {
 	struct diag_list dl;
 	char *buf;
@@ -51,56 +62,46 @@ int cli_load_overrides(const char *path, struct cls_overrides *ov)
 	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
 	rc = ffr_load_file(path, &buf, &len, &dl);
 	if (!rc) {
-		rc = cls_overrides_read(buf, len, path, ov, &dl);
+		switch (to->kind) {
+		case TO_OVERRIDES: rc = cls_overrides_read(buf, len, path, to->out, &dl); break;
+		case TO_CLASSES: rc = tclass_read(buf, len, path, to->out, to->n, &dl); break;
+		case TO_JOBS: rc = chk_jobs_read(buf, len, path, to->t, 0, to->out, &dl); break;
+		case TO_SLOTS: rc = slots_read(buf, len, path, to->out, to->n32, &dl); break;
+		}
 		free(buf);
 	}
 	diag_print(&dl, stderr);
 	diag_free(&dl);
 	return rc;
+}
+
+int cli_load_overrides(const char *path, struct cls_overrides *ov)
+{
+	return load_parse(path, &(struct parse_to){ .kind = TO_OVERRIDES, .out = ov });
 }
 
 int cli_load_classes(const char *spec, struct route_tclass *tc, unsigned *n)
 {
-	struct diag_list dl;
-	char *buf;
-	size_t len;
-	int rc;
-
 	if (!strcmp(spec, "default")) {
 		*n = route_tclass_defaults(tc);
 		return 0;
 	}
-	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
-	rc = ffr_load_file(spec, &buf, &len, &dl);
-	if (!rc) {
-		rc = tclass_read(buf, len, spec, tc, n, &dl);
-		free(buf);
-	}
-	diag_print(&dl, stderr);
-	diag_free(&dl);
-	return rc;
+	return load_parse(spec, &(struct parse_to){ .kind = TO_CLASSES, .out = tc, .n = n });
+}
+
+int cli_load_jobs(const char *path, const struct topo *t, struct chk_jobs *jobs)
+{
+	return load_parse(path, &(struct parse_to){ .kind = TO_JOBS, .out = jobs, .t = t });
 }
 
 int cli_load_slots(const char *dir, struct route_slot **slots, uint32_t *n)
 {
-	struct diag_list dl;
 	char path[4096];
-	char *buf;
-	size_t len;
-	int rc;
 
 	*slots = NULL;
 	*n = 0;
 	snprintf(path, sizeof(path), "%s/ffroute.slots", dir);
-	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
-	rc = ffr_load_file(path, &buf, &len, &dl);
-	if (!rc) {
-		rc = slots_read(buf, len, path, slots, n, &dl);
-		free(buf);
-	}
-	diag_print(&dl, stderr);
-	diag_free(&dl);
-	return rc;
+	return load_parse(path, &(struct parse_to){ .kind = TO_SLOTS, .out = slots, .n32 = n });
 }
 
 void warn_overrides(const struct topo *t, const struct cls_overrides *ov, const char *path)

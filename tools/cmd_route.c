@@ -28,7 +28,7 @@ const char cmd_route_help[] =
 	"                     [--lmc N]\n"
 	"                     [--vl-limit N] [--rail-isolation auto|on|off]\n"
 	"                     [--non-tree decline|route] [--class-weights C,S,O]\n"
-	"                     [--classes default|FILE]\n"
+	"                     [--classes default|FILE] [--jobs FILE]\n"
 	"                     [--no-tree-digits]\n"
 	"                     [--no-shift-refine] [--threads N] [--ibroute]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
@@ -56,6 +56,9 @@ const char cmd_route_help[] =
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2, 8 with --classes;\n"
 	"                      1 = no layers)\n"
+	"      --jobs FILE     the running jobs (\"job NAME [dbt|ring]\" lines, each\n"
+	"                      followed by its hosts in rank order): each zone's\n"
+	"                      D-mod-K digits keep their collectives off shared links\n"
 	"      --classes default|FILE  traffic classes on SLs and VLs of their own\n"
 	"                      (ffroute.conf's class lines; default: other,\n"
 	"                      collectives, storage, management); refused when\n"
@@ -91,10 +94,10 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES };
+       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS };
 
 struct route_cli {
-	const char *fabric, *dir, *roles, *previous, *classes;
+	const char *fabric, *dir, *roles, *previous, *classes, *jobs;
 	bool vl_given;
 	struct route_tclass tc[CHK_TC_MAX];
 	enum ffr_format fmt;
@@ -132,6 +135,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "ibroute", no_argument, NULL, OPT_IBROUTE },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "classes", required_argument, NULL, OPT_CLASSES },
+		{ "jobs", required_argument, NULL, OPT_JOBS },
 		{ "check", no_argument, NULL, OPT_CHECK }, { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' }, { "verbose", no_argument, NULL, 'v' }, { "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -160,6 +164,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 			o->vl_given = true;
 			break;
 		case OPT_CLASSES: o->classes = optarg; break;
+		case OPT_JOBS: o->jobs = optarg; break;
 		case OPT_RAILS:
 			if (strcmp(optarg, "auto") && strcmp(optarg, "on") && strcmp(optarg, "off")) {
 				return cli_usage_error(cmd, "--rail-isolation is auto, on or off, "
@@ -534,6 +539,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	struct route_out ro;
 	struct route_slot *prev = NULL;
 	struct route_base base = { 0 };
+	struct chk_jobs jobs = { 0 };
 	struct topo *t;
 	struct cls c;
 	bool classified;
@@ -582,6 +588,14 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	o.ro.log_ctx = &o.verbose;
 	if (o.roles)
 		warn_overrides(t, &ov, o.roles);
+	if (o.jobs && cli_load_jobs(o.jobs, t, &jobs)) {
+		topo_free(t);
+		cls_overrides_free(&ov);
+		free(prev);
+		free_base(&base);
+		return CLI_ERROR;
+	}
+	o.ro.jobs = o.jobs ? &jobs : NULL;
 	classified = !(rc = cls_classify(t, &ov, &c));
 	if (rc) {
 		fprintf(stderr, "ffroute route: %s\n", strerror(-rc));
@@ -596,6 +610,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (classified)
 		cls_free(&c);
+	chk_jobs_free(&jobs);
 	topo_free(t);
 	cls_overrides_free(&ov);
 	free(prev);

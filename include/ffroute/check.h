@@ -36,9 +36,28 @@
 
 /* ---- checker inputs ------------------------------------------------------ */
 
+/* Jobs: which CAs run together, in rank order (jobs.c). */
+enum { CHK_COLL_DBT = 0, CHK_COLL_RING };
+#define CHK_JOBS_LENIENT 1u	/* unknown hosts and GUIDs are warnings, left out */
+struct chk_jobs {
+	uint32_t n;		/* jobs */
+	uint32_t *off;		/* [n + 1]: job i's CAs are node[off[i] .. off[i + 1]) */
+	uint32_t *node;		/* CA node ids, each job in rank order */
+	uint8_t *coll;		/* [n] CHK_COLL_* */
+	char (*name)[32];	/* [n] "" for the unnamed job */
+};
+/**
+ * chk_jobs_read - a jobs file: "job NAME [dbt|ring]" lines, each followed
+ * by its hosts (names or node/port GUIDs, one per line); hosts before any
+ * job line form one unnamed job.  Return: 0, -EINVAL (@dl), -ENOMEM.
+ */
+int chk_jobs_read(const char *buf, size_t len, const char *fname, const struct topo *t,
+		  unsigned flags, struct chk_jobs *jobs, struct diag_list *dl);
+void chk_jobs_free(struct chk_jobs *jobs);
 /**
  * chk_job_read - read a job file: host names or node/port GUIDs, one per
- * line, naming the CAs that run one job together.  *nodes is malloc'd.
+ * line, naming the CAs that run one job together (chk_jobs_read with one
+ * job).  *nodes is malloc'd.
  */
 int chk_job_read(const char *buf, size_t len, const char *fname, const struct topo *t,
 		 uint32_t **nodes, uint32_t *n, struct diag_list *dl);

@@ -91,6 +91,9 @@ struct route_opts {
 					 * CA that went away keeps its rank while its
 					 * port is free; NULL: none */
 	uint32_t nslots;
+	const struct chk_jobs *jobs;	/* the running jobs (NULL: none): each zone's D-mod-K
+					 * digits keep their collectives' transfers off
+					 * shared links (route_dbt.c) */
 	const struct route_tclass *tc;	/* traffic classes (NULL, ntc 0: none, SLs are
 					 * the deadlock layers'); vl_limit is then the
 					 * VLs of all classes together */

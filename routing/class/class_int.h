@@ -44,6 +44,12 @@ void cls_dual_homed(const struct topo *t, struct cls *c);
 int cls_positions(const struct topo *t, struct cls *c);
 /** cls_rates - link rates, slow nodes, subtrees, trained-down links (class_rate.c) */
 int cls_rates(const struct topo *t, struct cls *c);
+struct scan;
+struct text_reader;
+/** cls_at_end - skip blanks; true when the rest of the line is empty or a comment (roles.c) */
+bool cls_at_end(struct scan *s);
+/** cls_parse_guid - a hex GUID ending the word, not 0; errors at the reader (roles.c) */
+int cls_parse_guid(struct text_reader *rd, struct scan *s, uint64_t *guid);
 /** cls_is_default_desc - an unconfigured NodeDescription, not a host name */
 bool cls_is_default_desc(const char *d);
 

@@ -38,6 +38,7 @@
 #include <ffroute/check.h>
 
 #include "base/text.h"
+#include "class/class_int.h"
 
 #define WORD_MAX 128
 
@@ -45,8 +46,7 @@ static const char *const role_words[CLS_ROLE_COUNT] = {
 	NULL, "compute", "storage", "mgmt", "sharp", "other",
 };
 
-/* Skip blanks; true when the rest of the line is empty or a comment. */
-static bool at_end(struct scan *s)
+bool cls_at_end(struct scan *s)
 {
 	scan_ws(s);
 	return scan_eol(s) || *s->p == '#';
@@ -160,7 +160,7 @@ static int parse_regex(struct text_reader *rd, struct scan *s, char **out)
 	return 0;
 }
 
-static int parse_guid(struct text_reader *rd, struct scan *s, uint64_t *guid)
+int cls_parse_guid(struct text_reader *rd, struct scan *s, uint64_t *guid)
 {
 	unsigned col = scan_col(s);
 	int rc = scan_uint(s, 16, UINT64_MAX, guid);
@@ -191,17 +191,17 @@ static int role_line(struct text_reader *rd, struct cls_override *o)
 	o->zone = o->rail = o->level = -1;
 	o->role = -1;
 	o->line = rd->lineno;
-	rc = *s.p == '/' ? parse_regex(rd, &s, &o->re) : parse_guid(rd, &s, &o->guid);
+	rc = *s.p == '/' ? parse_regex(rd, &s, &o->re) : cls_parse_guid(rd, &s, &o->guid);
 	if (rc)
 		return rc;
-	if (at_end(&s)) {
+	if (cls_at_end(&s)) {
 		text_error(rd, scan_col(&s), "expected a role after the %s",
 			   o->re ? "regular expression" : "GUID");
 		goto bad;
 	}
 	if (parse_role(rd, &s, &o->role))
 		goto bad;
-	while (!at_end(&s))
+	while (!cls_at_end(&s))
 		if (parse_attr(rd, &s, o))
 			goto bad;
 	return 0;
@@ -267,7 +267,7 @@ int cls_overrides_read(const char *buf, size_t len, const char *fname, struct cl
 		int rc2;
 
 		scan_init(&s, rd.line);
-		if (at_end(&s))
+		if (cls_at_end(&s))
 			continue;
 		if ((rc2 = role_line(&rd, &o))) {
 			if (rc2 == -ENOMEM)
@@ -314,155 +314,6 @@ void cls_overrides_free(struct cls_overrides *ov)
 	free(ov->v);
 	ov->v = NULL;
 	ov->n = 0;
-}
-
-/* ---- job file ------------------------------------------------------------------ */
-
-struct host_key {
-	const char *host;
-	size_t hl;
-	uint32_t node;
-};
-
-static int cmp_host(const void *a, const void *b)
-{
-	const struct host_key *x = a, *y = b;
-	size_t n = x->hl < y->hl ? x->hl : y->hl;
-	int c = memcmp(x->host, y->host, n);
-
-	if (c)
-		return c;
-	if (x->hl != y->hl)
-		return x->hl < y->hl ? -1 : 1;
-	return x->node < y->node ? -1 : x->node > y->node;
-}
-
-/* First index in @k (sorted) whose host equals @w, or @n. */
-static uint32_t host_lower(const struct host_key *k, uint32_t n, const char *w, size_t wl)
-{
-	uint32_t lo = 0, hi = n;
-	struct host_key key = { w, wl, 0 };
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_host(&k[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-struct job_ctx {
-	const struct topo *t;
-	struct host_key *k;
-	uint32_t nk;
-	uint8_t *seen;
-	uint32_t *out, n;
-};
-
-/* Add a CA once; false if it was already in the job. */
-static bool job_add(struct job_ctx *j, uint32_t node)
-{
-	if (j->seen[node])
-		return false;
-	j->seen[node] = 1;
-	j->out[j->n++] = node;
-	return true;
-}
-
-static void job_line(struct text_reader *rd, struct job_ctx *j)
-{
-	struct scan s;
-	char w[WORD_MAX];
-	unsigned col;
-	size_t wl;
-
-	scan_init(&s, rd->line);
-	if (at_end(&s))
-		return;
-	col = scan_col(&s);
-	if (s.p[0] == '0' && (s.p[1] == 'x' || s.p[1] == 'X')) {
-		uint64_t guid;
-		uint32_t node, p;
-
-		if (parse_guid(rd, &s, &guid))
-			return;
-		node = topo_find_guid(j->t, guid);
-		if (node == TOPO_NONE && (p = topo_find_port_guid(j->t, guid)) != TOPO_NONE)
-			node = j->t->port_node[p];
-		if (node == TOPO_NONE || j->t->node_type[node] != TOPO_NODE_CA)
-			text_error(rd, col, node == TOPO_NONE ? "no CA with GUID 0x%016llx"
-				   : "GUID 0x%016llx is not a CA", (unsigned long long)guid);
-		else if (topo_is_sharp_an(j->t, node))
-			text_warn(rd, col, "0x%016llx is a SHARP aggregation node, not a host: "
-				  "left out of the job", (unsigned long long)guid);
-		else if (!job_add(j, node))
-			text_warn(rd, col, "CA 0x%016llx is already in the job",
-				  (unsigned long long)guid);
-	} else {
-		bool added = false;
-		uint32_t i;
-
-		wl = scan_word(&s, "#", w, sizeof(w));
-		i = host_lower(j->k, j->nk, w, wl);
-		if (i >= j->nk || j->k[i].hl != wl || memcmp(j->k[i].host, w, wl)) {
-			text_error(rd, col, "unknown host '%s' (no CA description starts with it)", w);
-			return;
-		}
-		for (; i < j->nk && j->k[i].hl == wl && !memcmp(j->k[i].host, w, wl); i++)
-			added |= job_add(j, j->k[i].node);
-		if (!added)
-			text_warn(rd, col, "host '%s' is already in the job", w);
-	}
-	if (!at_end(&s))
-		text_error(rd, scan_col(&s), "one host or GUID per line");
-}
-
-int chk_job_read(const char *buf, size_t len, const char *fname, const struct topo *t,
-		 uint32_t **nodes, uint32_t *n, struct diag_list *dl)
-{
-	struct job_ctx j = { t, NULL, 0, NULL, NULL, 0 };
-	struct text_reader rd;
-	unsigned nerr0 = dl->nerrors;
-	int rc = 0;
-
-	*nodes = NULL;
-	*n = 0;
-	j.k = malloc(((size_t)t->nnodes + 1) * sizeof(*j.k));
-	j.seen = calloc((size_t)t->nnodes + 1, 1);
-	j.out = malloc(((size_t)t->nnodes + 1) * sizeof(uint32_t));
-	if (!j.k || !j.seen || !j.out) {
-		rc = -ENOMEM;
-		goto out;
-	}
-	for (uint32_t i = 0; i < t->nnodes; i++) {
-		if (t->node_type[i] != TOPO_NODE_CA || !t->node_desc[i][0] || topo_is_sharp_an(t, i))
-			continue;
-		j.k[j.nk].host = t->node_desc[i];
-		j.k[j.nk].hl = strcspn(t->node_desc[i], " ");
-		j.k[j.nk++].node = i;
-	}
-	qsort(j.k, j.nk, sizeof(*j.k), cmp_host);
-	text_init(&rd, buf, len, fname, dl);
-	while (text_next(&rd))
-		job_line(&rd, &j);
-	text_fini(&rd);
-	if (dl->nerrors != nerr0) {
-		rc = -EINVAL;
-		goto out;
-	}
-	if (!j.n)
-		diag_add(dl, DIAG_WARNING, fname, 0, 0, "the job names no host: no job metrics");
-	*nodes = j.out;
-	*n = j.n;
-	j.out = NULL;
-out:
-	free(j.k);
-	free(j.seen);
-	free(j.out);
-	return rc;
 }
 
 /* ---- SL2VL dump ------------------------------------------------------------------ */
@@ -541,7 +392,7 @@ static void sl2vl_row(struct text_reader *rd, struct scan *s, struct sl2vl_ctx *
 			return;
 		}
 	}
-	if (!at_end(s)) {
+	if (!cls_at_end(s)) {
 		text_error(rd, scan_col(s), "more than 16 VLs");
 		return;
 	}
@@ -589,7 +440,7 @@ static void sl2vl_line(struct text_reader *rd, struct sl2vl_ctx *x)
 	struct scan s;
 
 	scan_init(&s, rd->line);
-	if (at_end(&s))
+	if (cls_at_end(&s))
 		return;
 	if (scan_lit(&s, "Switch"))
 		sl2vl_header(rd, &s, x, true);

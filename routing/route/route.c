@@ -239,23 +239,69 @@ static uint32_t drop_ghosts(struct rt_dest *d, uint32_t nd)
 /* ---- engine ------------------------------------------------------------------------ */
 
 /*
+ * CAs of the jobs that receive transfers from another zone (the ends of
+ * tree edges or ring neighbours in two zones): @mark[node] = 1.
+ */
+static int job_crossers(const struct rt *r, uint8_t *mark)
+{
+	const struct chk_jobs *J = r->o->jobs;
+
+	for (uint32_t q = 0; J && q < J->n; q++) {
+		const uint32_t *v = J->node + J->off[q];
+		uint32_t n = J->off[q + 1] - J->off[q];
+		int32_t *par = malloc(((size_t)n + 1) * sizeof(*par));
+		uint32_t *dep = malloc(((size_t)n + 1) * sizeof(*dep));
+
+		if (!par || !dep) {
+			free(par);
+			free(dep);
+			return -ENOMEM;
+		}
+		for (int tree = 0; tree < (J->coll[q] == CHK_COLL_RING ? 1 : 2); tree++) {
+			if (J->coll[q] == CHK_COLL_RING)
+				for (uint32_t i = 0; i < n; i++)
+					par[i] = (int32_t)((i + 1) % n);
+			else if (chk_dbt_tree(n, tree, par, dep) < 0)
+				continue;
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t a = v[i], b;
+
+				if (par[i] < 0)
+					continue;
+				b = v[par[i]];
+				if (r->c->zone[a] != r->c->zone[b])
+					mark[a] = mark[b] = 1;
+			}
+		}
+		free(par);
+		free(dep);
+	}
+	return 0;
+}
+
+/*
  * Destinations whose load is forced, routed first, so that the others'
  * choices (least loaded first) spread around it: between zones, one on a
  * switch with an inter-zone link (every route from the other side takes
  * that link: the minimal path); one in a low-speed subtree hanging below
  * (its routes from another subtree can only take the parents the two
- * share).  Stable: the rest keep position order; ranks are unchanged.
+ * share).  Before them, the jobs' CAs that receive from another zone
+ * (those whose load is forced first): routed onto unloaded inter-zone
+ * paths, they take distinct ones.
+ * Stable: the rest keep position order; ranks are unchanged.
  */
 static int forced_first(const struct rt *r, struct rt_dest *d, uint32_t nd)
 {
 	const struct topo *t = r->t;
 	struct rt_dest *tmp = malloc(((size_t)nd + 1) * sizeof(*tmp));
 	uint8_t *first = calloc((size_t)r->nsw + 1, 1);
+	uint8_t *cross = calloc((size_t)t->nnodes + 1, 1);
 	uint32_t n = 0;
 
-	if (!tmp || !first) {
+	if (!tmp || !first || !cross || job_crossers(r, cross)) {
 		free(tmp);
 		free(first);
+		free(cross);
 		return -ENOMEM;
 	}
 	for (uint32_t p = 0; p < t->nports; p++)
@@ -263,13 +309,18 @@ static int forced_first(const struct rt *r, struct rt_dest *d, uint32_t nd)
 			first[t->node_sw[t->port_node[p]]] = 1;
 	for (uint32_t s = 0; s < r->nsw; s++)
 		first[s] |= r->c->below[t->sw_node[s]];
-	for (int pass = 1; pass >= 0; pass--)
-		for (uint32_t i = 0; i < nd; i++)
-			if (first[d[i].attach] == pass)
+	for (int pass = 3; pass >= 0; pass--)
+		for (uint32_t i = 0; i < nd; i++) {
+			uint32_t node = d[i].lid ? t->port_node[t->lid_port[d[i].lid]] : TOPO_NONE;
+			int p = first[d[i].attach] + (node != TOPO_NONE && cross[node] ? 2 : 0);
+
+			if (p == pass)
 				tmp[n++] = d[i];
+		}
 	memcpy(d, tmp, (size_t)nd * sizeof(*d));
 	free(tmp);
 	free(first);
+	free(cross);
 	return 0;
 }
 
@@ -443,7 +494,7 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = class_counters(&r, d, nd);
 	if (!rc)
 		rc = endpoint_counts(&r, d, nd);
-	if (!rc && o->tree_digits)
+	if (!rc && (o->tree_digits || o->jobs))
 		rc = rt_dbt_digits(&r, d, nd);
 	if (!rc && (c->nzones > 1 || c->nsubtrees))
 		rc = forced_first(&r, d, nd);

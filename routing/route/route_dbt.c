@@ -43,6 +43,18 @@
  * shift loads a link more than twice, as with rank mod m.  When m
  * divides n, rank mod m is contention-free for shifts and stays.
  *
+ * Jobs (route_opts.jobs: a scheduler's jobs file).  The transfers to
+ * keep free are then those of the running jobs rather than of one
+ * hypothetical job over the whole zone: each job's double binary tree
+ * (or ring: every rank to the next, one step) over its own ranks, in its
+ * order, with its endpoint-limited rates; a transfer counts in the zone
+ * that holds both its ends (a job across zones: the part inside each).
+ * Jobs' steps are separate cells (jobs do not wait for one another: each
+ * is kept free of itself, as hfreduce-check --job judges it).  A zone
+ * without two ranks of any job keeps the zone's own tree (tree_digits).
+ * The same swaps keep the same windows and balance, so shifts and per-
+ * class balance are those of rank mod m for every destination.
+ *
  * The tree's steps: hfreduce-check's schedule with 2H + 1 chunks per tree
  * (H its height): every pattern of concurrent transfers that any chunk
  * count >= 2H + 1 produces, ramp-up, full pipeline and ramp-down.  Per
@@ -186,37 +198,72 @@ static void dbt_free(struct dbt *z)
 	free(z->load);
 }
 
-/* Every cross-leaf transfer of every step: CSR by destination and by cell. */
-static int dbt_index(struct dbt *z, const struct tree tr[2], uint32_t chunks)
+/*
+ * A job over the zone's ranks: zr[i] is the zone rank of its rank i
+ * (UINT32_MAX: a CA outside the zone, whose transfers are not this zone's
+ * to place); its trees (dbt) or ring, the steps it takes.
+ */
+struct dbt_job {
+	uint32_t *zr;
+	uint32_t n;
+	uint8_t coll;		/* CHK_COLL_* */
+	struct tree tr[2];
+	uint32_t chunks, nsteps;
+};
+
+/* Transfers of step @s of @j, in its ranks (the ring: every rank to the next at once). */
+static uint32_t job_xfers(const struct dbt_job *j, uint32_t s, uint32_t *src, uint32_t *dst)
 {
-	uint32_t n = z->n, xmax = 4 * n + 4, ne = 0, ncell = z->nsteps * z->nleaf;
-	uint32_t *src = malloc(xmax * sizeof(*src)), *dst = malloc(xmax * sizeof(*dst));
-	uint32_t *act = malloc(2 * ((size_t)n + 1) * sizeof(*act)), *ed = NULL, *ec = NULL;
-	double *rate = malloc(xmax * sizeof(*rate)), *cap = malloc(2 * ((size_t)n + 1) * sizeof(*cap));
-	double *er = NULL;
+	if (j->coll == CHK_COLL_RING) {
+		for (uint32_t i = 0; i < j->n; i++)
+			src[i] = i, dst[i] = (i + 1) % j->n;
+		return j->n;
+	}
+	return step_xfers(j->tr, j->n, j->chunks, s, src, dst);
+}
+
+/* Every cross-leaf transfer of every step of every job: CSR by destination and by cell. */
+static int dbt_index(struct dbt *z, const struct dbt_job *jobs, uint32_t njobs)
+{
+	uint32_t n = z->n, xmax = 4, ne = 0, ncell = z->nsteps * z->nleaf, base = 0, nmax = 1;
+	size_t emax = 1;
+	uint32_t *src, *dst, *act, *ed = NULL, *ec = NULL;
+	double *rate, *cap, *er = NULL;
 	int rc = -ENOMEM;
 
+	for (uint32_t q = 0; q < njobs; q++) {
+		xmax = 4 * jobs[q].n + 4 > xmax ? 4 * jobs[q].n + 4 : xmax;
+		nmax = jobs[q].n > nmax ? jobs[q].n : nmax;
+		emax += (size_t)jobs[q].nsteps * (4 * jobs[q].n + 4);
+	}
+	src = malloc(xmax * sizeof(*src));
+	dst = malloc(xmax * sizeof(*dst));
+	act = malloc(2 * ((size_t)nmax + 1) * sizeof(*act));
+	rate = malloc(xmax * sizeof(*rate));
+	cap = malloc(2 * ((size_t)nmax + 1) * sizeof(*cap));
 	z->eoff = calloc((size_t)n + 2, sizeof(*z->eoff));
 	z->coff = calloc((size_t)ncell + 2, sizeof(*z->coff));
 	if (!src || !dst || !act || !rate || !cap || !z->eoff || !z->coff ||
-	    !(ed = malloc((size_t)z->nsteps * xmax * sizeof(*ed))) ||
-	    !(ec = malloc((size_t)z->nsteps * xmax * sizeof(*ec))) ||
-	    !(er = malloc((size_t)z->nsteps * xmax * sizeof(*er))))
+	    !(ed = malloc(emax * sizeof(*ed))) || !(ec = malloc(emax * sizeof(*ec))) ||
+	    !(er = malloc(emax * sizeof(*er))))
 		goto out;
-	for (uint32_t s = 0; s < z->nsteps; s++) {
-		uint32_t k = step_xfers(tr, n, chunks, s, src, dst);
+	for (uint32_t q = 0; q < njobs; base += jobs[q++].nsteps)
+		for (uint32_t s = 0; s < jobs[q].nsteps; s++) {
+			uint32_t k = job_xfers(&jobs[q], s, src, dst);
 
-		endpoint_rates(n, k, src, dst, rate, cap, act);
-		for (uint32_t j = 0; j < k; j++) {
-			if (z->leaf[src[j]] == z->leaf[dst[j]])
-				continue;	/* inside one leaf: no up-link */
-			ed[ne] = dst[j];
-			ec[ne] = s * z->nleaf + z->leaf[src[j]];
-			er[ne++] = rate[j];
-			z->eoff[dst[j] + 1]++;
-			z->coff[ec[ne - 1] + 1]++;
+			endpoint_rates(jobs[q].n, k, src, dst, rate, cap, act);
+			for (uint32_t x = 0; x < k; x++) {
+				uint32_t a = jobs[q].zr[src[x]], b = jobs[q].zr[dst[x]];
+
+				if (a == UINT32_MAX || b == UINT32_MAX || z->leaf[a] == z->leaf[b])
+					continue;	/* another zone's, or inside one leaf */
+				ed[ne] = b;
+				ec[ne] = (base + s) * z->nleaf + z->leaf[a];
+				er[ne++] = rate[x];
+				z->eoff[b + 1]++;
+				z->coff[ec[ne - 1] + 1]++;
+			}
 		}
-	}
 	for (uint32_t i = 0; i < n; i++)
 		z->eoff[i + 1] += z->eoff[i];
 	for (uint32_t c = 0; c < ncell; c++)
@@ -261,28 +308,50 @@ static void dbt_loads(struct dbt *z)
 			z->load[(size_t)z->ecell[e] * z->m + z->dig[i]] += z->erate[e];
 }
 
-/* The trees, the steps, the index and the loads of the digits rank mod m. */
-static int dbt_setup(struct dbt *z)
+/* @j's trees and steps (hfreduce-check's schedule with 2H + 1 chunks), or the ring's one step. */
+static int job_steps(struct dbt_job *j)
 {
-	struct tree tr[2] = { { 0 }, { 0 } };
-	uint32_t H, chunks;
-	int rc = tree_build(&tr[0], z->n, 0);
+	uint32_t H;
+	int rc;
 
+	if (j->coll == CHK_COLL_RING) {
+		j->nsteps = 1;
+		return 0;
+	}
+	rc = tree_build(&j->tr[0], j->n, 0);
 	if (!rc)
-		rc = tree_build(&tr[1], z->n, 1);
-	H = tr[0].height > tr[1].height ? tr[0].height : tr[1].height;
-	chunks = 2 * H + 1;
-	z->nsteps = chunks + 2 * H - 1;
+		rc = tree_build(&j->tr[1], j->n, 1);
+	H = j->tr[0].height > j->tr[1].height ? j->tr[0].height : j->tr[1].height;
+	j->chunks = 2 * H + 1;
+	j->nsteps = j->chunks + 2 * H - 1;
+	return rc;
+}
+
+static void job_free(struct dbt_job *j)
+{
+	for (int t = 0; t < 2; t++) {
+		free(j->tr[t].parent);
+		free(j->tr[t].depth);
+	}
+	free(j->zr);
+}
+
+/* The jobs' steps, the index and the loads of the digits rank mod m. */
+static int dbt_setup(struct dbt *z, struct dbt_job *jobs, uint32_t njobs)
+{
+	int rc = 0;
+
+	z->nsteps = 0;
+	for (uint32_t q = 0; !rc && q < njobs; q++) {
+		rc = job_steps(&jobs[q]);
+		z->nsteps += jobs[q].nsteps;
+	}
 	if (!rc)
-		rc = dbt_index(z, tr, chunks);
+		rc = dbt_index(z, jobs, njobs);
 	if (!rc && !(z->load = calloc((size_t)z->nsteps * z->nleaf * z->m, sizeof(*z->load))))
 		rc = -ENOMEM;
 	if (!rc)
 		dbt_loads(z);
-	for (int t = 0; t < 2; t++) {
-		free(tr[t].parent);
-		free(tr[t].depth);
-	}
 	return rc;
 }
 
@@ -485,19 +554,80 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 	return 1;
 }
 
+/*
+ * What the zone's digits serve: the given jobs with two ranks or more in
+ * the zone (*@nj of them, into *@out), else HFReduce over every compute
+ * CA of the zone in position order (one job, the ranks themselves).
+ */
+static int zone_jobs(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
+		     const struct dbt *z, struct dbt_job **out, uint32_t *nj)
+{
+	const struct chk_jobs *J = r->o->jobs;
+	const struct topo *t = r->t;
+	uint32_t *zr_of = NULL, k = 0, nwant = J ? J->n : 0;
+	struct dbt_job *jobs = calloc((size_t)nwant + 1, sizeof(*jobs));
+
+	*out = jobs;
+	*nj = 0;
+	if (!jobs || (nwant && !(zr_of = malloc(((size_t)t->nnodes + 1) * sizeof(*zr_of)))))
+		return -ENOMEM;
+	for (uint32_t i = 0; nwant && i < t->nnodes; i++)
+		zr_of[i] = UINT32_MAX;
+	for (uint32_t i = lo; nwant && i < hi; i++)
+		if (d[i].tc == CLS_TC_COMPUTE) {
+			if (!d[i].ghost)
+				zr_of[t->port_node[t->lid_port[d[i].lid]]] = k;
+			k++;
+		}
+	for (uint32_t q = 0; q < nwant; q++) {
+		struct dbt_job *j = &jobs[*nj];
+		uint32_t in = 0;
+
+		j->n = J->off[q + 1] - J->off[q];
+		j->coll = J->coll[q];
+		if (!(j->zr = malloc(((size_t)j->n + 1) * sizeof(*j->zr)))) {
+			free(zr_of);
+			return -ENOMEM;
+		}
+		for (uint32_t i = 0; i < j->n; i++)
+			in += (j->zr[i] = zr_of[J->node[J->off[q] + i]]) != UINT32_MAX;
+		if (in >= 2 && j->n >= 2)
+			(*nj)++;
+		else
+			free(j->zr), j->zr = NULL;
+	}
+	free(zr_of);
+	if (*nj || !r->o->tree_digits)
+		return 0;
+	jobs[0].n = z->n;	/* no job here: the zone's own tree */
+	jobs[0].coll = CHK_COLL_DBT;
+	if (!(jobs[0].zr = malloc(((size_t)z->n + 1) * sizeof(*jobs[0].zr))))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < z->n; i++)
+		jobs[0].zr[i] = i;
+	*nj = 1;
+	return 0;
+}
+
 /* Search one zone d[lo..hi); write the digits back into the ranks. */
 static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 {
 	struct dbt z;
-	uint32_t *bad = NULL, maxbad = 4096, k = 0;
+	struct dbt_job *jobs = NULL;
+	uint32_t *bad = NULL, maxbad = 4096, k = 0, nj = 0;
+	uint32_t nslot = (r->o->jobs ? r->o->jobs->n : 0) + 1;	/* zone_jobs' array */
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	rc = dbt_job(r, d, lo, hi, &z);
 	if (rc == 1)
-		rc = dbt_setup(&z);
+		rc = zone_jobs(r, d, lo, hi, &z, &jobs, &nj);
 	else if (!rc)
 		goto out;
+	if (!rc && !nj)
+		goto out;	/* no job here and no tree digits: rank mod m */
+	if (!rc)
+		rc = dbt_setup(&z, jobs, nj);
 	if (!rc && !(bad = malloc(maxbad * sizeof(*bad))))
 		rc = -ENOMEM;
 	if (!rc) {
@@ -516,6 +646,9 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 		r->dbt_left += z.ov > DBT_EPS;
 	}
 out:
+	for (uint32_t q = 0; jobs && q < nslot; q++)
+		job_free(&jobs[q]);
+	free(jobs);
 	free(bad);
 	dbt_free(&z);
 	return rc;

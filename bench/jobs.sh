@@ -1,0 +1,57 @@
+#!/bin/sh
+# bench/jobs.sh [BUILDDIR] - job-aware routing (issue 29): the full
+# Fire-Flyer 2 fabric (fabrics/ff2-bridge-full.net) with 6 jobs placed at
+# random (tests/lib/gen_jobs.py: 16..256 compute hosts each, the first
+# across both zones), for SEEDS (default 1 2 3).  Per seed: ffroute route
+# without and with --jobs, then per job `hfreduce-check --paths --strict
+# --job hosts:FILE` of both: passes (no double-binary-tree transfer below
+# its endpoint-limited rate), predicted / ideal algorithm bandwidth; and
+# the fabric-wide bars of the run with jobs (hard findings, shift max per
+# zone, up-link spread per class).  A markdown table on stdout
+# (bench/jobs.md keeps the last one).
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$top/build}" && pwd)
+ff=$build/tools/ffroute
+hc=$build/contrib/hfreduce/hfreduce-check
+net=$top/fabrics/ff2-bridge-full.net
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-jobs.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+"$ff" classify "$net" --nodes >"$tmp/nodes" 2>/dev/null
+"$ff" route "$net" -q -o "$tmp/plain" 2>/dev/null
+"$ff" check "$tmp/plain" --json >"$tmp/plain.json" 2>/dev/null || true
+echo "| seed | job | ranks | zones | without --jobs: strict | GB/s (of ideal) | with --jobs: strict | GB/s (of ideal) | gain |"
+echo "|---|---|---|---|---|---|---|---|---|"
+for seed in ${SEEDS:-1 2 3}; do
+	mkdir -p "$tmp/s$seed"
+	python3 "$top/tests/lib/gen_jobs.py" "$tmp/nodes" "$tmp/s$seed" --seed "$seed" >/dev/null
+	"$ff" route "$net" -q -o "$tmp/s$seed/r" --jobs "$tmp/s$seed/jobs" 2>/dev/null
+	"$ff" check "$tmp/s$seed/r" --json >"$tmp/s$seed/c.json" 2>/dev/null || true
+	for f in "$tmp/s$seed"/job*.hosts; do
+		j=$(basename "$f" .hosts)
+		n=$(wc -l <"$f")
+		zones=$(awk 'NR == FNR { if ($0 ~ / role compute /) { split($0, q, "\x27"); split(q[2], h, " ")
+				z = $0; sub(/.* zone /, "", z); sub(/ .*/, "", z); zone[h[1]] = z } next }
+			{ seen[zone[$1]] = 1 } END { for (z in seen) n++; print n }' "$tmp/nodes" "$f")
+		row="| $seed | $j | $n | $zones"
+		for d in "$tmp/plain" "$tmp/s$seed/r"; do
+			if "$hc" --paths "$d" --job "hosts:$f" --strict --summary --no-ring >"$tmp/h.out" 2>&1
+			then v=pass; else v=FAIL; fi
+			bw=$(sed -n 's/^  predicted: \([0-9.]*\) GB\/s, endpoint-limited ideal \([0-9.]*\) GB\/s (\([0-9.]*\) %).*/\1 (\3 %)/p' "$tmp/h.out" | head -1)
+			row="$row | $v | $bw"
+			eval "bw_$(basename "$d" | tr -c 'a-z0-9\n' '_')=\$(echo \"\$bw\" | cut -d' ' -f1)"
+		done
+		echo "$row | $(awk -v a="$bw_plain" -v b="$bw_r" 'BEGIN { printf "%+.1f %%", (b / a - 1) * 100 }') |"
+		echo "$row $bw_plain $bw_r" >>"$tmp/rows"
+	done
+	jq -r --arg s "$seed" '"| \($s) | fabric bars with --jobs | | | hard findings \([.findings | to_entries[] | select(.value.hard) | .value.count] | add) | shift max zone0 \(.metrics.shift_zone0_max), zone1 \(.metrics.shift_zone1_max) | up-link spread compute \(.metrics.uplink_spread_compute), storage \(.metrics.uplink_spread_storage), other \(.metrics.uplink_spread_other) | | |"' \
+		"$tmp/s$seed/c.json"
+done
+jq -r '"| - | fabric bars without --jobs | | | hard findings \([.findings | to_entries[] | select(.value.hard) | .value.count] | add) | shift max zone0 \(.metrics.shift_zone0_max), zone1 \(.metrics.shift_zone1_max) | up-link spread compute \(.metrics.uplink_spread_compute), storage \(.metrics.uplink_spread_storage), other \(.metrics.uplink_spread_other) | | |"' \
+	"$tmp/plain.json"
+# totals: passes without / with, the mean and geometric-mean gain of the predicted bandwidth
+awk -F"|" '{ n++; k = split($0, w, " "); a = w[k - 1]; b = w[k]
+	p0 += $6 ~ /pass/; p1 += $8 ~ /pass/; s += b / a; g += log(b / a) }
+	END { printf "| all | %d jobs | | | %d pass | | %d pass | | mean %+.1f %%, geometric %+.1f %% |\n",
+		n, p0, p1, (s / n - 1) * 100, (exp(g / n) - 1) * 100 }' "$tmp/rows"

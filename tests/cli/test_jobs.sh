@@ -1,0 +1,94 @@
+#!/bin/sh
+# test_jobs.sh - job-aware routing (issue 29), offline, on the full
+# Fire-Flyer 2 fabric with 6 jobs placed at random (tests/lib/gen_jobs.py,
+# seed 1: 16..256 hosts, the first across both zones):
+#   1. without --jobs, hfreduce-check --paths --strict fails for some job
+#      (the test can fail: the jobs lose bandwidth to plain D-mod-K);
+#      with --jobs it passes for every job, each at its ideal bandwidth;
+#   2. the fabric-wide bars are those of a run without jobs: no hard
+#      finding, shift max 1 in each zone, up-link spread 1 per class;
+#   3. a ring job and an unnamed job parse and route;
+#   4. bad jobs files: file:line:col errors, exit 2;
+#   5. determinism: the same run twice writes the same tables.
+# Environment: FFROUTE, HFREDUCE_CHECK, top_srcdir.  Exit 0 / 1 / 77.
+
+: "${FFROUTE:?FFROUTE not set}"
+HC=${HFREDUCE_CHECK:-$(dirname "$FFROUTE")/../contrib/hfreduce/hfreduce-check}
+command -v jq >/dev/null 2>&1 || { echo "SKIP: jq not installed"; exit 77; }
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: python3 not installed"; exit 77; }
+[ -x "$HC" ] || { echo "SKIP: hfreduce-check not built"; exit 77; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-jobs.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 1' INT TERM
+
+. "$top_srcdir/tests/lib/tap.sh"
+net=$top_srcdir/fabrics/ff2-bridge-full.net
+
+"$FFROUTE" classify "$net" --nodes >"$TMP/nodes" 2>/dev/null
+mkdir "$TMP/j"
+sizes=$(python3 "$top_srcdir/tests/lib/gen_jobs.py" "$TMP/nodes" "$TMP/j" --seed 1)
+ok "6 jobs placed at random (sizes $sizes)"
+"$FFROUTE" route "$net" -q -o "$TMP/plain" 2>"$TMP/plain.err" || not_ok "route without jobs" "$TMP/plain.err"
+if "$FFROUTE" route "$net" -q -o "$TMP/jobs" --jobs "$TMP/j/jobs" 2>"$TMP/jobs.err"; then
+	ok "routed with --jobs"
+else
+	not_ok "route --jobs" "$TMP/jobs.err"
+fi
+
+# ---- 1. every job's double binary tree at its endpoints' rates -------------------
+fails=0
+for f in "$TMP"/j/job*.hosts; do
+	j=$(basename "$f" .hosts)
+	"$HC" --paths "$TMP/plain" --job "hosts:$f" --strict --summary --no-ring >"$TMP/$j.plain" 2>&1 ||
+		fails=$((fails + 1))
+	if "$HC" --paths "$TMP/jobs" --job "hosts:$f" --strict --summary --no-ring >"$TMP/$j.out" 2>&1 &&
+		grep -q "(100.0 %)" "$TMP/$j.out"; then
+		ok "$j: hfreduce-check --strict passes: $(grep -m1 'predicted' "$TMP/$j.out" | sed 's/;.*//')"
+	else
+		not_ok "$j: hfreduce-check --strict with --jobs" "$TMP/$j.out"
+	fi
+done
+if [ "$fails" -gt 0 ]; then ok "without --jobs $fails of 6 jobs fail --strict"
+else not_ok "without --jobs every job passed: the test cannot tell" /dev/null; fi
+
+# ---- 2. the fabric-wide bars ---------------------------------------------------------
+for d in plain jobs; do
+	"$FFROUTE" check "$TMP/$d" --json >"$TMP/$d.json" 2>/dev/null
+done
+for e in '[.findings | to_entries[] | select(.value.hard) | .value.count] | add == 0' \
+	'.metrics.shift_zone0_max == 1 and .metrics.shift_zone1_max == 1' \
+	'.metrics.uplink_spread_compute <= 1 and .metrics.uplink_spread_storage <= 1 and .metrics.uplink_spread_other <= 1'; do
+	if jq -e "$e" "$TMP/jobs.json" >/dev/null && jq -e "$e" "$TMP/plain.json" >/dev/null; then
+		ok "with and without jobs: $e"
+	else
+		not_ok "with jobs: $e" "$TMP/jobs.json"
+	fi
+done
+
+# ---- 3. a ring job and an unnamed job -------------------------------------------------
+{ head -20 "$TMP/j/job1.hosts"; echo "job r ring"; head -30 "$TMP/j/job2.hosts"; } >"$TMP/ring.jobs"
+if "$FFROUTE" route "$net" -q -o "$TMP/ring" --jobs "$TMP/ring.jobs" 2>"$TMP/ring.err"; then
+	ok "an unnamed job and a ring job route"
+else
+	not_ok "ring / unnamed jobs" "$TMP/ring.err"
+fi
+
+# ---- 4. bad jobs files ---------------------------------------------------------------------
+bad() {	# bad TEXT WANT
+	printf '%b' "$1" >"$TMP/bad.jobs"
+	"$FFROUTE" route "$net" -q -o "$TMP/bad" --jobs "$TMP/bad.jobs" >/dev/null 2>"$TMP/bad.err"
+	rc=$?
+	if [ $rc = 2 ] && grep -q -- "$2" "$TMP/bad.err"; then ok "bad jobs file: $(grep -m1 error "$TMP/bad.err")"
+	else not_ok "bad jobs file '$1': exit $rc, want 2 and '$2'" "$TMP/bad.err"; fi
+}
+bad 'job a dbt\ncn0001\njob a\ncn0002\n' "bad.jobs:3:5: error: a second job a"
+bad 'job a tree\ncn0001\n' "bad.jobs:1:7: error: the collective is dbt or ring, not tree"
+bad 'job a\nnosuchhost\n' "bad.jobs:2:1: error: unknown host 'nosuchhost'"
+bad 'job a\ncn0001 cn0002\n' "bad.jobs:2:8: error: one host or GUID per line"
+bad 'job a\n0x1234\n' "bad.jobs:2:1: error: no CA with GUID 0x0000000000001234"
+
+# ---- 5. determinism -----------------------------------------------------------------------------
+"$FFROUTE" route "$net" -q -o "$TMP/again" --jobs "$TMP/j/jobs" 2>/dev/null
+if cmp -s "$TMP/jobs/opensm-lfts.dump" "$TMP/again/opensm-lfts.dump"; then ok "deterministic tables"
+else not_ok "the same jobs routed twice differ" /dev/null; fi
+tap_done
