@@ -361,17 +361,21 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 }
 
 int ffr_jobs_load(struct osm_opensm *osm, const char *path, const struct topo *t,
-		  struct chk_jobs *jobs)
+		  struct chk_jobs *jobs, uint64_t *digest)
 {
 	struct diag_list dl;
 	char *buf, msg[DIAG_MSG_MAX + 512];
 	size_t len;
 	int rc;
 
+	*digest = 0;
 	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
 	rc = ffr_load_file(path, &buf, &len, &dl);
 	if (!rc) {
 		rc = chk_jobs_read(buf, len, path, t, CHK_JOBS_LENIENT, jobs, &dl);
+		*digest = 0xcbf29ce484222325ull;	/* FNV-1a of the file as written */
+		for (size_t i = 0; i < len; i++)
+			*digest = (*digest ^ (uint8_t)buf[i]) * 0x100000001b3ull;
 		free(buf);
 	}
 	for (unsigned i = 0; i < dl.n; i++) {

@@ -49,8 +49,8 @@ struct ffr_state {
 	struct route_out out;
 	uint16_t sl_used;	/* SLs some route uses; the others are free for QoS */
 	uint32_t njobs;		/* jobs of the jobs file it was routed for */
-	uint64_t jobs_digest;	/* ... what they were (jobs_digest; 0 none): a base
-				 * serves only passes with the same jobs */
+	uint64_t jobs_digest;	/* ... the file as written (0 none): a base serves
+				 * only passes with the same jobs file */
 	unsigned vl_limit;	/* the VLs it was routed within ... */
 	char vl_why[96];	/* ... and what limited them */
 };
@@ -173,17 +173,26 @@ static bool vlarb_short(struct ffr_ctx *c, const struct ffr_state *st)
 	return true;
 }
 
-/* What the jobs are (FNV-1a over each job's collective and CAs' GUIDs): 0 for none. */
-static uint64_t jobs_digest(const struct topo *t, const struct chk_jobs *j)
+/*
+ * The jobs of this pass (@jobs, when a jobs file is named and usable) and
+ * the base, when it was routed for the same jobs file (its digits served
+ * those jobs; other jobs: from scratch).
+ */
+static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_opts *o,
+			struct chk_jobs *jobs)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (uint32_t q = 0; q < j->n; q++) {
-		h = (h ^ (0x100u + j->coll[q])) * 0x100000001b3ull;
-		for (uint32_t i = j->off[q]; i < j->off[q + 1]; i++)
-			h = (h ^ t->node_guid[j->node[i]]) * 0x100000001b3ull;
+	if (c->conf.jobs_path &&
+	    !ffr_jobs_load(c->osm, c->conf.jobs_path, st->t, jobs, &st->jobs_digest)) {
+		o->jobs = jobs;
+		st->njobs = jobs->n;
 	}
-	return j->n ? h : 0;
+	if (c->base && c->base->jobs_digest == st->jobs_digest) {
+		c->base_view = (struct route_base){ c->base->t, c->base->out.lft };
+		o->base = &c->base_view;
+	} else if (c->base) {
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed: routed "
+			"from scratch\n", c->passes);
+	}
 }
 
 /* Model, classify, route and verify the subnet; NULL on any failure (logged). */
@@ -246,18 +255,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	}
 	o.slots = c->slots;
 	o.nslots = c->nslots;
-	if (c->conf.jobs_path && !ffr_jobs_load(c->osm, c->conf.jobs_path, st->t, &jobs)) {
-		o.jobs = &jobs;
-		st->njobs = jobs.n;
-		st->jobs_digest = jobs_digest(st->t, &jobs);
-	}
-	if (c->base && c->base->jobs_digest == st->jobs_digest) {
-		c->base_view = (struct route_base){ c->base->t, c->base->out.lft };
-		o.base = &c->base_view;
-	} else if (c->base) {	/* the base's digits served other jobs */
-		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed: routed "
-			"from scratch\n", c->passes);
-	}
+	pass_inputs(c, st, &o, &jobs);
 	o.log = log_core;
 	o.log_ctx = c;
 	rc = route_run(st->t, &st->c, &o, &st->out);

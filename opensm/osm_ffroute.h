@@ -80,10 +80,11 @@ void ffr_dump_sl(struct osm_opensm *osm, const struct topo *t, const struct rout
 void ffr_slots_load(struct osm_opensm *osm, struct route_slot **slots, uint32_t *n);
 /**
  * ffr_jobs_load - the jobs file at @path for @t (unknown hosts left out,
- * logged); errors logged (RE08).  Return: 0, or -errno (no jobs).
+ * logged) and a digest of the file as written (a host that is down does
+ * not change it); errors logged (RE08).  Return: 0, or -errno (no jobs).
  */
 int ffr_jobs_load(struct osm_opensm *osm, const char *path, const struct topo *t,
-		  struct chk_jobs *jobs);
+		  struct chk_jobs *jobs, uint64_t *digest);
 /** ffr_slots_save - write them there (ffroute.slots) after a successful pass */
 void ffr_slots_save(struct osm_opensm *osm, const struct route_slot *slots, uint32_t n);
 

@@ -59,6 +59,7 @@ const char cmd_route_help[] =
 	"      --jobs FILE     the running jobs (\"job NAME [dbt|ring]\" lines, each\n"
 	"                      followed by its hosts in rank order): each zone's\n"
 	"                      D-mod-K digits keep their collectives off shared links\n"
+	"                      (from scratch: --previous gives places, not a base)\n"
 	"      --classes default|FILE  traffic classes on SLs and VLs of their own\n"
 	"                      (ffroute.conf's class lines; default: other,\n"
 	"                      collectives, storage, management); refused when\n"
@@ -566,7 +567,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return CLI_ERROR;
 	}
 	o.ro.slots = prev;
-	if (base.t)
+	if (base.t && !o.jobs)	/* a base's digits served the jobs of its own run */
 		o.ro.base = &base;
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
 	if (!t || (rc = topo_assign_lids(t, o.lmc))) {

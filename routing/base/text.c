@@ -91,6 +91,15 @@ static bool take_line(struct text_reader *r, size_t start, size_t end)
 	return true;
 }
 
+size_t text_lines(const char *buf, size_t len)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < len; i++)	/* "\r\n" counts twice: a bound, not a count */
+		n += buf[i] == '\n' || buf[i] == '\r';
+	return n;
+}
+
 bool text_next(struct text_reader *r)
 {
 	for (;;) {

@@ -36,6 +36,9 @@ struct text_reader {
 void text_init(struct text_reader *r, const char *buf, size_t len, const char *fname,
 	       struct diag_list *dl);
 void text_fini(struct text_reader *r);
+/** text_lines - at least as many as the lines text_next() gives for @buf (it ends one at
+ * \n, \r\n or a lone \r): what per-line arrays are sized by */
+size_t text_lines(const char *buf, size_t len);
 /** text_next - advance to the next line; false at end, on fatal error or when diag_full */
 bool text_next(struct text_reader *r);
 /** text_error - record an error at column @col of the current line */

@@ -28,9 +28,10 @@
 #define WORD_MAX 128
 
 struct host_key {
-	const char *host;
+	const char *host;	/* the NodeDescription; its first hl bytes name the host */
 	size_t hl;
 	uint32_t node;
+	const char *desc;
 };
 
 static int cmp_host(const void *a, const void *b)
@@ -43,6 +44,8 @@ static int cmp_host(const void *a, const void *b)
 		return c;
 	if (x->hl != y->hl)
 		return x->hl < y->hl ? -1 : 1;
+	if ((c = strcmp(x->desc, y->desc)))	/* a host's CAs in NodeDescription order */
+		return c;
 	return x->node < y->node ? -1 : x->node > y->node;
 }
 
@@ -50,7 +53,7 @@ static int cmp_host(const void *a, const void *b)
 static uint32_t host_lower(const struct host_key *k, uint32_t n, const char *w, size_t wl)
 {
 	uint32_t lo = 0, hi = n;
-	struct host_key key = { w, wl, 0 };
+	struct host_key key = { w, wl, 0, "" };
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -227,11 +230,9 @@ int chk_jobs_read(const char *buf, size_t len, const char *fname, const struct t
 	struct job_ctx x = { .t = t, .j = jobs, .flags = flags };
 	struct text_reader rd;
 	unsigned nerr0 = dl->nerrors;
-	size_t lines = 2;	/* at most one job per line, and the unnamed one */
+	size_t lines = text_lines(buf, len) + 1;	/* a job per line, and the unnamed one */
 	int rc;
 
-	for (size_t i = 0; i < len; i++)
-		lines += buf[i] == '\n';
 	memset(jobs, 0, sizeof(*jobs));
 	x.k = malloc(((size_t)t->nnodes + 1) * sizeof(*x.k));
 	x.job_of = calloc((size_t)t->nnodes + 1, sizeof(*x.job_of));
@@ -245,6 +246,7 @@ int chk_jobs_read(const char *buf, size_t len, const char *fname, const struct t
 			continue;
 		x.k[x.nk].host = t->node_desc[i];
 		x.k[x.nk].hl = strcspn(t->node_desc[i], " ");
+		x.k[x.nk].desc = t->node_desc[i];
 		x.k[x.nk++].node = i;
 	}
 	if (!rc) {

@@ -342,7 +342,7 @@ static void tclass_line(struct text_reader *rd, struct route_tclass *tc, unsigne
 	if (scan_eol(&s) || *s.p == '#')
 		return;
 	rd->line[strcspn(rd->line, "#")] = '\0';
-	if (!scan_lit(&s, "class ")) {
+	if (!scan_lit(&s, "class ") && !scan_lit(&s, "class\t")) {
 		text_error(rd, scan_col(&s), "expected \"class NAME sl N ...\"");
 		return;
 	}

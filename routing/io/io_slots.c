@@ -103,11 +103,9 @@ int slots_read(const char *buf, size_t len, const char *fname, struct route_slot
 	struct route_slot *s;
 	struct text_reader rd;
 	unsigned nerr0 = dl->nerrors;
-	size_t lines = 1;
+	size_t lines = text_lines(buf, len);
 	uint32_t n = 0;
 
-	for (size_t i = 0; i < len; i++)
-		lines += buf[i] == '\n';
 	s = malloc(lines * sizeof(*s));
 	if (!s)
 		return -ENOMEM;

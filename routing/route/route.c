@@ -269,8 +269,11 @@ static int job_crossers(const struct rt *r, uint8_t *mark)
 				if (par[i] < 0)
 					continue;
 				b = v[par[i]];
-				if (r->c->zone[a] != r->c->zone[b])
-					mark[a] = mark[b] = 1;
+				if (r->c->zone[a] == r->c->zone[b])
+					continue;
+				mark[b] = 1;	/* a tree edge carries both ways; a ring one way */
+				if (J->coll[q] != CHK_COLL_RING)
+					mark[a] = 1;
 			}
 		}
 		free(par);
@@ -522,6 +525,9 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	out->tree_left = r.dbt_left;
 	out->shift_zones = r.shift_zones;
 	out->shift_moved = r.shift_moved;
+	if (!rc && r.dbt_jobs_out)
+		logf_(o, ROUTE_LOG_INFO, "jobs: %u left out of a zone's digit search (more than "
+		      "its load-slot budget: the smallest go first)", r.dbt_jobs_out);
 	if (!rc && r.dbt_zones)
 		logf_(o, ROUTE_LOG_INFO, "HFReduce tree: D-mod-K digits searched in %u zone(s), %u "
 		      "with tree steps still over a link's rate", r.dbt_zones, r.dbt_left);
@@ -677,6 +683,28 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 	return rc;
 }
 
+/* Whether the classes have a VL each at least (else out->err, logged). */
+static bool classes_fit(const struct route_opts *o, struct route_out *out)
+{
+	if (!o->ntc || o->vl_limit >= o->ntc)
+		return true;
+	snprintf(out->err, sizeof(out->err), "traffic classes: %u classes need %u VLs at "
+		 "least, the limit is %u", o->ntc, o->ntc, o->vl_limit);
+	logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
+	return false;
+}
+
+/* The refusal of classes on one VL each when the layers need two: out->err says so. */
+static void classes_short(const struct route_opts *o, struct route_out *out)
+{
+	char err[sizeof(out->err)];
+
+	snprintf(err, sizeof(err), "traffic classes: %u classes x 2 VLs of deadlock layers "
+		 "need %u VLs, the limit is %u (on 1 VL per class: %.120s)", o->ntc,
+		 2 * o->ntc, o->vl_limit, out->err);
+	memcpy(out->err, err, sizeof(err));
+}
+
 /* Route from scratch (the attempts above), verify; @soft: what the verification let through. */
 static int run_once(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		    struct route_out *out, unsigned *soft)
@@ -707,12 +735,8 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 	first = *o;
 	if (o->rooted_layer < 0)
 		first.rooted_layer = o->verify ? 0 : 1;
-	if (o->ntc && o->vl_limit < o->ntc) {
-		snprintf(out->err, sizeof(out->err), "traffic classes: %u classes need %u VLs at "
-			 "least, the limit is %u", o->ntc, o->ntc, o->vl_limit);
-		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
+	if (!classes_fit(o, out))
 		return -EINVAL;
-	}
 	rc = attempt(t, c, &first, out, false);
 	while (rc == -EINVAL && o->verify && rt_layer_limit(o) >= 2) {
 		/* only rail findings: auto rail isolation gives way (a degraded rail
@@ -740,12 +764,7 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 	}
 	out->rails_given_up = !rc && rails_soft;
 	if (rc == -EINVAL && o->verify && o->ntc && rt_layer_limit(o) <= 1) {
-		char err[sizeof(out->err)];	/* classes are never merged: refuse */
-
-		snprintf(err, sizeof(err), "traffic classes: %u classes x 2 VLs of deadlock layers "
-			 "need %u VLs, the limit is %u (on 1 VL per class: %.120s)", o->ntc,
-			 2 * o->ntc, o->vl_limit, out->err);
-		memcpy(out->err, err, sizeof(err));
+		classes_short(o, out);	/* classes are never merged: refuse */
 	} else if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
 		logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL",
 		      out->err);

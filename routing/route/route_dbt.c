@@ -79,6 +79,8 @@
 #define DBT_EPS 1e-9
 #define DBT_ITERS 40000u	/* swaps tried per zone at most */
 #define DBT_MAX_RANKS 16384u	/* larger zones keep rank mod m (memory ~ 64 n log n bytes) */
+#define DBT_MAX_SLOTS (1u << 22)	/* (step, leaf, digit) load slots: 32 MiB; jobs beyond
+					 * it are left out, the smallest first */
 
 /* One zone's job and the search state. */
 struct dbt {
@@ -336,16 +338,44 @@ static void job_free(struct dbt_job *j)
 	free(j->zr);
 }
 
+/*
+ * Leave out the smallest jobs (no steps) until the load slots fit
+ * DBT_MAX_SLOTS: many small jobs must not make a sweep slow.  Returns how
+ * many were left out.
+ */
+static uint32_t slots_budget(struct dbt *z, struct dbt_job *jobs, uint32_t njobs)
+{
+	uint64_t per = (uint64_t)z->nleaf * z->m, total = 0;
+	uint32_t out = 0;
+
+	for (uint32_t q = 0; q < njobs; q++)
+		total += jobs[q].nsteps * per;
+	while (total > DBT_MAX_SLOTS) {
+		uint32_t small = UINT32_MAX;
+
+		for (uint32_t q = 0; q < njobs; q++)
+			if (jobs[q].nsteps && (small == UINT32_MAX || jobs[q].n < jobs[small].n))
+				small = q;
+		if (small == UINT32_MAX)
+			break;
+		total -= jobs[small].nsteps * per;
+		jobs[small].nsteps = 0;
+		out++;
+	}
+	return out;
+}
+
 /* The jobs' steps, the index and the loads of the digits rank mod m. */
-static int dbt_setup(struct dbt *z, struct dbt_job *jobs, uint32_t njobs)
+static int dbt_setup(struct dbt *z, struct dbt_job *jobs, uint32_t njobs, uint32_t *left_out)
 {
 	int rc = 0;
 
 	z->nsteps = 0;
-	for (uint32_t q = 0; !rc && q < njobs; q++) {
+	for (uint32_t q = 0; !rc && q < njobs; q++)
 		rc = job_steps(&jobs[q]);
+	*left_out = rc ? 0 : slots_budget(z, jobs, njobs);
+	for (uint32_t q = 0; !rc && q < njobs; q++)
 		z->nsteps += jobs[q].nsteps;
-	}
 	if (!rc)
 		rc = dbt_index(z, jobs, njobs);
 	if (!rc && !(z->load = calloc((size_t)z->nsteps * z->nleaf * z->m, sizeof(*z->load))))
@@ -614,7 +644,7 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 {
 	struct dbt z;
 	struct dbt_job *jobs = NULL;
-	uint32_t *bad = NULL, maxbad = 4096, k = 0, nj = 0;
+	uint32_t *bad = NULL, maxbad = 4096, k = 0, nj = 0, out = 0;
 	uint32_t nslot = (r->o->jobs ? r->o->jobs->n : 0) + 1;	/* zone_jobs' array */
 	int rc;
 
@@ -627,7 +657,8 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 	if (!rc && !nj)
 		goto out;	/* no job here and no tree digits: rank mod m */
 	if (!rc)
-		rc = dbt_setup(&z, jobs, nj);
+		rc = dbt_setup(&z, jobs, nj, &out);
+	r->dbt_jobs_out += out;
 	if (!rc && !(bad = malloc(maxbad * sizeof(*bad))))
 		rc = -ENOMEM;
 	if (!rc) {

@@ -153,6 +153,11 @@ int route_tclasses_valid(const struct route_tclass *tc, unsigned n, char *err, s
 	}
 	for (unsigned i = 0; i < n; i++) {
 		fallbacks += tc[i].fallback;
+		if (!tc[i].sl && !tc[i].fallback) {	/* OpenSM's default SL: no class named */
+			snprintf(err, errsz, "class %s: SL 0 is what a request naming no SL asks "
+				 "for: only the default class may take it", tc[i].name);
+			return -EINVAL;
+		}
 		for (unsigned j = 0; j < i; j++)
 			if (!strcmp(tc[i].name, tc[j].name) || tc[i].sl == tc[j].sl) {
 				snprintf(err, errsz, "classes %s and %s share a%s", tc[j].name,

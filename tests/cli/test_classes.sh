@@ -14,7 +14,8 @@
 #   4. the checker can fail: SL2VL edited so that one class's two layers
 #      share a VL finds a credit loop, in `ffroute check` and in vl_cdg.py;
 #   5. bad class files: file:line:col errors (unknown word, SL 16, shared
-#      SL, two defaults, no sl, no class line), exit 2;
+#      SL, two defaults, no sl, SL 0 off the default class, no class line),
+#      exit 2;
 #   6. determinism: the same run twice writes the same bytes.
 # Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77 (no jq or python3).
 
@@ -129,6 +130,7 @@ bad 'class a sl 1 roles storage,gpu\n' "bad.conf:1:20: error: roles is a comma l
 bad 'class a sl 1\nclass b sl 1\n' "classes a and b share an SL"
 bad 'class a sl 1 default\nclass b sl 2 default\n' "2 classes marked default"
 bad 'class a weight 3\n' "class a has no sl"
+bad 'class a sl 0\nclass b sl 1 default\n' "class a: SL 0 is what a request naming no SL asks for"
 bad '# nothing\n' "no class line"
 bad 'vl_limit 4\n' "bad.conf:1:1: error: expected \"class NAME sl N ...\""
 

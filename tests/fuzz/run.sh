@@ -26,6 +26,9 @@ seed osm_lfts "$src"/tests/data/lft/*
 seed fdbs "$src"/tests/data/lft/* "$real"/*.fdbs
 seed ibroute "$src"/tests/data/lft/*
 seed slots "$src"/tests/data/cli/*.slots
+mkdir -p "$work/jobs"	# first byte: odd a jobs file, even a classes file
+printf '\001job a dbt\nca\n0x100003\njob b ring\r0x100004\r' >"$work/jobs/jobs"
+printf '\000class a sl 0 weight 9 default\nclass b sl 2 roles storage,mgmt high\n' >"$work/jobs/classes"
 # check: "topology, %%, tables" pairs that bind
 pair() { # pair NAME TOPO LFT
 	mkdir -p "$work/check"
@@ -38,7 +41,7 @@ done
 pair ibutils "$real"/ibutils__subnet.lst "$real"/ibutils__osm.fdbs
 
 status=0
-for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check slots; do
+for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check slots jobs; do
 	bin=$build/tests/fuzz/fuzz_$t
 	[ -x "$bin" ] || { echo "fuzz_$t: not built (configure CC=clang --enable-fuzz)"; exit 1; }
 	# seed inputs that are huge slow the run down; cap the size
