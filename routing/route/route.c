@@ -512,6 +512,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 			 "next hop toward LID %u", bad);
 	if (!rc && o->shift_refine)	/* on the LFT entries: ghosts have none */
 		rc = rt_shift_refine(&r, d, drop_ghosts(d, nd));
+	if (!rc && o->jobs && c->nzones > 1)
+		rc = rt_xjob_refine(&r);
 	if (!rc && c->nsubtrees)
 		rc = rt_subtree_spread(&r);
 	if (!rc)
@@ -525,6 +527,9 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	out->tree_left = r.dbt_left;
 	out->shift_zones = r.shift_zones;
 	out->shift_moved = r.shift_moved;
+	if (!rc && r.xjob_jobs)
+		logf_(o, ROUTE_LOG_INFO, "jobs across zones: %u refined, %u with transfers still "
+		      "over a link's rate", r.xjob_jobs, r.xjob_left);
 	if (!rc && r.dbt_jobs_out)
 		logf_(o, ROUTE_LOG_INFO, "jobs: %u left out of a zone's digit search (more than "
 		      "its load-slot budget: the smallest go first)", r.dbt_jobs_out);

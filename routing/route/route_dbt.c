@@ -105,12 +105,7 @@ static double over(double v)
 
 /* ---- the job -------------------------------------------------------------- */
 
-struct tree {
-	int32_t *parent;
-	uint32_t *depth, height;
-};
-
-static int tree_build(struct tree *tr, uint32_t n, int which)
+static int tree_build(struct rt_tree *tr, uint32_t n, int which)
 {
 	int64_t h;
 
@@ -124,7 +119,7 @@ static int tree_build(struct tree *tr, uint32_t n, int which)
 }
 
 /* Transfers of step @s with @chunks chunks (sched.c's rule), into @src/@dst. */
-static uint32_t step_xfers(const struct tree tr[2], uint32_t n, uint32_t chunks, uint32_t s,
+static uint32_t step_xfers(const struct rt_tree tr[2], uint32_t n, uint32_t chunks, uint32_t s,
 			   uint32_t *src, uint32_t *dst)
 {
 	uint32_t k = 0;
@@ -151,7 +146,7 @@ static uint32_t step_xfers(const struct tree tr[2], uint32_t n, uint32_t chunks,
 }
 
 /* Max-min fair rates of @k transfers over the HCA links alone (capacity 1). */
-static void endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const uint32_t *dst,
+void rt_endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const uint32_t *dst,
 			   double *rate, double *cap, uint32_t *act)
 {
 	double level = 0;
@@ -200,21 +195,8 @@ static void dbt_free(struct dbt *z)
 	free(z->load);
 }
 
-/*
- * A job over the zone's ranks: zr[i] is the zone rank of its rank i
- * (UINT32_MAX: a CA outside the zone, whose transfers are not this zone's
- * to place); its trees (dbt) or ring, the steps it takes.
- */
-struct dbt_job {
-	uint32_t *zr;
-	uint32_t n;
-	uint8_t coll;		/* CHK_COLL_* */
-	struct tree tr[2];
-	uint32_t chunks, nsteps;
-};
-
 /* Transfers of step @s of @j, in its ranks (the ring: every rank to the next at once). */
-static uint32_t job_xfers(const struct dbt_job *j, uint32_t s, uint32_t *src, uint32_t *dst)
+uint32_t rt_job_xfers(const struct rt_job *j, uint32_t s, uint32_t *src, uint32_t *dst)
 {
 	if (j->coll == CHK_COLL_RING) {
 		for (uint32_t i = 0; i < j->n; i++)
@@ -225,7 +207,7 @@ static uint32_t job_xfers(const struct dbt_job *j, uint32_t s, uint32_t *src, ui
 }
 
 /* Every cross-leaf transfer of every step of every job: CSR by destination and by cell. */
-static int dbt_index(struct dbt *z, const struct dbt_job *jobs, uint32_t njobs)
+static int dbt_index(struct dbt *z, const struct rt_job *jobs, uint32_t njobs)
 {
 	uint32_t n = z->n, xmax = 4, ne = 0, ncell = z->nsteps * z->nleaf, base = 0, nmax = 1;
 	size_t emax = 1;
@@ -251,9 +233,9 @@ static int dbt_index(struct dbt *z, const struct dbt_job *jobs, uint32_t njobs)
 		goto out;
 	for (uint32_t q = 0; q < njobs; base += jobs[q++].nsteps)
 		for (uint32_t s = 0; s < jobs[q].nsteps; s++) {
-			uint32_t k = job_xfers(&jobs[q], s, src, dst);
+			uint32_t k = rt_job_xfers(&jobs[q], s, src, dst);
 
-			endpoint_rates(jobs[q].n, k, src, dst, rate, cap, act);
+			rt_endpoint_rates(jobs[q].n, k, src, dst, rate, cap, act);
 			for (uint32_t x = 0; x < k; x++) {
 				uint32_t a = jobs[q].zr[src[x]], b = jobs[q].zr[dst[x]];
 
@@ -311,7 +293,7 @@ static void dbt_loads(struct dbt *z)
 }
 
 /* @j's trees and steps (hfreduce-check's schedule with 2H + 1 chunks), or the ring's one step. */
-static int job_steps(struct dbt_job *j)
+int rt_job_steps(struct rt_job *j)
 {
 	uint32_t H;
 	int rc;
@@ -329,7 +311,7 @@ static int job_steps(struct dbt_job *j)
 	return rc;
 }
 
-static void job_free(struct dbt_job *j)
+void rt_job_free(struct rt_job *j)
 {
 	for (int t = 0; t < 2; t++) {
 		free(j->tr[t].parent);
@@ -343,7 +325,7 @@ static void job_free(struct dbt_job *j)
  * DBT_MAX_SLOTS: many small jobs must not make a sweep slow.  Returns how
  * many were left out.
  */
-static uint32_t slots_budget(struct dbt *z, struct dbt_job *jobs, uint32_t njobs)
+static uint32_t slots_budget(struct dbt *z, struct rt_job *jobs, uint32_t njobs)
 {
 	uint64_t per = (uint64_t)z->nleaf * z->m, total = 0;
 	uint32_t out = 0;
@@ -366,13 +348,13 @@ static uint32_t slots_budget(struct dbt *z, struct dbt_job *jobs, uint32_t njobs
 }
 
 /* The jobs' steps, the index and the loads of the digits rank mod m. */
-static int dbt_setup(struct dbt *z, struct dbt_job *jobs, uint32_t njobs, uint32_t *left_out)
+static int dbt_setup(struct dbt *z, struct rt_job *jobs, uint32_t njobs, uint32_t *left_out)
 {
 	int rc = 0;
 
 	z->nsteps = 0;
 	for (uint32_t q = 0; !rc && q < njobs; q++)
-		rc = job_steps(&jobs[q]);
+		rc = rt_job_steps(&jobs[q]);
 	*left_out = rc ? 0 : slots_budget(z, jobs, njobs);
 	for (uint32_t q = 0; !rc && q < njobs; q++)
 		z->nsteps += jobs[q].nsteps;
@@ -590,12 +572,12 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
  * CA of the zone in position order (one job, the ranks themselves).
  */
 static int zone_jobs(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
-		     const struct dbt *z, struct dbt_job **out, uint32_t *nj)
+		     const struct dbt *z, struct rt_job **out, uint32_t *nj)
 {
 	const struct chk_jobs *J = r->o->jobs;
 	const struct topo *t = r->t;
 	uint32_t *zr_of = NULL, k = 0, nwant = J ? J->n : 0;
-	struct dbt_job *jobs = calloc((size_t)nwant + 1, sizeof(*jobs));
+	struct rt_job *jobs = calloc((size_t)nwant + 1, sizeof(*jobs));
 
 	*out = jobs;
 	*nj = 0;
@@ -610,7 +592,7 @@ static int zone_jobs(const struct rt *r, const struct rt_dest *d, uint32_t lo, u
 			k++;
 		}
 	for (uint32_t q = 0; q < nwant; q++) {
-		struct dbt_job *j = &jobs[*nj];
+		struct rt_job *j = &jobs[*nj];
 		uint32_t in = 0;
 
 		j->n = J->off[q + 1] - J->off[q];
@@ -643,7 +625,7 @@ static int zone_jobs(const struct rt *r, const struct rt_dest *d, uint32_t lo, u
 static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 {
 	struct dbt z;
-	struct dbt_job *jobs = NULL;
+	struct rt_job *jobs = NULL;
 	uint32_t *bad = NULL, maxbad = 4096, k = 0, nj = 0, out = 0;
 	uint32_t nslot = (r->o->jobs ? r->o->jobs->n : 0) + 1;	/* zone_jobs' array */
 	int rc;
@@ -678,7 +660,7 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 	}
 out:
 	for (uint32_t q = 0; jobs && q < nslot; q++)
-		job_free(&jobs[q]);
+		rt_job_free(&jobs[q]);
 	free(jobs);
 	free(bad);
 	dbt_free(&z);

@@ -136,6 +136,7 @@ struct rt {
 	bool any_above;			/* a fallback route carried a CA above the leaves */
 	uint32_t dbt_zones, dbt_left;	/* zones whose digits were searched; with overload left */
 	uint32_t dbt_jobs_out;		/* jobs left out of a zone's search (slot budget) */
+	uint32_t xjob_jobs, xjob_left;	/* jobs across zones refined (route_xjob.c); with overload left */
 	uint32_t shift_zones, shift_moved;	/* degraded zones refined for shifts; entries moved */
 };
 
@@ -238,6 +239,30 @@ static inline uint8_t *rt_col(const struct rt *r, uint32_t s)
 }
 /** rt_mark_turns - record the turn pairs of the current destination's turn routes (route_sl.c) */
 int rt_mark_turns(struct rt *r);
+/* A double binary tree (chk_dbt_tree): parent and depth of each rank. */
+struct rt_tree {
+	int32_t *parent;
+	uint32_t *depth, height;
+};
+
+/* A job's collective over its ranks, as hfreduce-check schedules it (route_dbt.c). */
+struct rt_job {
+	uint32_t *zr;		/* route_dbt.c: the zone rank of each rank (UINT32_MAX: elsewhere) */
+	uint32_t n;		/* ranks */
+	uint8_t coll;		/* CHK_COLL_* */
+	struct rt_tree tr[2];
+	uint32_t chunks, nsteps;
+};
+/** rt_job_steps - @j's trees and steps (2H + 1 chunks), or the ring's one step */
+int rt_job_steps(struct rt_job *j);
+/** rt_job_xfers - the transfers of step @s of @j, in its ranks (at most 4n + 4) */
+uint32_t rt_job_xfers(const struct rt_job *j, uint32_t s, uint32_t *src, uint32_t *dst);
+/** rt_endpoint_rates - max-min fair rates of @k transfers over the HCA links alone (capacity 1) */
+void rt_endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const uint32_t *dst,
+		       double *rate, double *cap, uint32_t *act);
+void rt_job_free(struct rt_job *j);
+/** rt_xjob_refine - the transfers between zones of the jobs, once routed (route_xjob.c) */
+int rt_xjob_refine(struct rt *r);
 /** rt_dbt_digits - D-mod-K digits that keep HFReduce's tree contention-free (route_dbt.c) */
 int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
 /** rt_shift_refine - degraded two-level zones: leaf entries re-chosen for shifts (route_shift.c) */
