@@ -53,6 +53,7 @@ struct xj {
 	struct rt *r;
 	struct xfer *x;
 	uint32_t nx, nsteps;
+	uint32_t *doff, *didx;	/* CSR: the transfers into each node (didx[doff[n]..doff[n+1]]) */
 	double *load;		/* [nsteps * nports] */
 	double ov;
 };
@@ -114,12 +115,10 @@ static bool rewalk(struct xj *j, uint32_t dst)
 	const struct topo *t = j->r->t;
 	bool ok = true;
 
-	for (uint32_t i = 0; i < j->nx; i++) {
-		struct xfer *x = &j->x[i];
+	for (uint32_t k = j->doff[dst]; k < j->doff[dst + 1]; k++) {
+		struct xfer *x = &j->x[j->didx[k]];
 		uint32_t lid, dl, s, d;
 
-		if (x->dst != dst)
-			continue;
 		add(j, x, -1);
 		s = ca_switch(t, x->src, &lid);
 		d = ca_switch(t, dst, &dl);
@@ -127,6 +126,24 @@ static bool rewalk(struct xj *j, uint32_t dst)
 		add(j, x, +1);
 	}
 	return ok;
+}
+
+/* The transfers into each node, by counting sort (doff, didx). */
+static int index_dst(struct xj *j)
+{
+	uint32_t nn = j->r->t->nnodes;
+
+	j->doff = calloc((size_t)nn + 2, sizeof(*j->doff));
+	j->didx = malloc(((size_t)j->nx + 1) * sizeof(*j->didx));
+	if (!j->doff || !j->didx)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < j->nx; i++)
+		j->doff[j->x[i].dst + 2]++;
+	for (uint32_t n = 0; n <= nn; n++)
+		j->doff[n + 1] += j->doff[n];
+	for (uint32_t i = 0; i < j->nx; i++)
+		j->didx[j->doff[j->x[i].dst + 1]++] = i;
+	return 0;
 }
 
 /* The job's transfers between and inside zones, walked; 0 or -ENOMEM; n 0 if not across zones. */
@@ -142,8 +159,12 @@ static int setup(struct xj *j, const struct chk_jobs *J, uint32_t q)
 
 	for (uint32_t i = 1; i < n; i++)
 		across |= j->r->c->zone[v[i]] != j->r->c->zone[v[0]];
-	if (!across || n < 2 || (rc = rt_job_steps(&job)))
-		return across && n >= 2 ? rc : 0;
+	if (!across || n < 2)
+		return 0;
+	if ((rc = rt_job_steps(&job))) {
+		rt_job_free(&job);
+		return rc == -ENOMEM ? rc : 0;	/* no tree: nothing to refine */
+	}
 	src = malloc(xmax * sizeof(*src));
 	dst = malloc(xmax * sizeof(*dst));
 	act = malloc(2 * ((size_t)n + 1) * sizeof(*act));
@@ -172,6 +193,8 @@ static int setup(struct xj *j, const struct chk_jobs *J, uint32_t q)
 	}
 	if (!rc && !(j->load = calloc((size_t)j->nsteps * t->nports + 1, sizeof(*j->load))))
 		rc = -ENOMEM;
+	if (!rc)
+		rc = index_dst(j);
 	for (uint32_t i = 0; !rc && i < j->nx; i++)
 		add(j, &j->x[i], +1);
 	free(src);
@@ -295,6 +318,8 @@ int rt_xjob_refine(struct rt *r)
 		}
 		free(j.x);
 		free(j.load);
+		free(j.doff);
+		free(j.didx);
 		if (rc)
 			return rc;
 	}
