@@ -10,7 +10,8 @@
 #   2. the built-in four classes on the small ff2 and on a one-zone frame
 #      (8 VLs: the switches' own routes turn, so 2 layers each);
 #   3. refusals with the numbers: --vl-limit 2 with two classes on ff2;
-#      --vl-limit 3 with four classes;
+#      --vl-limit 3 with four classes; four classes on four zones (21 SLs);
+#      three classes there fit (16 SLs) and verify;
 #   4. the checker can fail: SL2VL edited so that one class's two layers
 #      share a VL finds a credit loop, in `ffroute check` and in vl_cdg.py;
 #   5. bad class files: file:line:col errors (unknown word, SL 16, shared
@@ -101,6 +102,15 @@ if "$FFROUTE" route "$F/ff2-bridge-small.net" -o "$TMP/r3" --classes default --v
 	2>"$TMP/r3.err"; then not_ok "--vl-limit 3 with four classes was routed" "$TMP/r3.err"
 else has "$TMP/r3.err" "4 classes need 4 VLs at least, the limit is 3" \
 	"--vl-limit 3, four classes: refused with the numbers"; fi
+if "$FFROUTE" route "$F/multiframe-director-small.net" -o "$TMP/r4" --classes default \
+	2>"$TMP/r4.err"; then not_ok "four classes on four zones were routed" "$TMP/r4.err"
+else has "$TMP/r4.err" "4 classes x 5 SLs of deadlock layers (+1 for switches' turns) need 21 SLs" \
+	"four zones, four classes: refused, 21 SLs needed"; fi
+printf 'class other sl 0 default\nclass collectives sl 1\nclass storage sl 2 roles storage\n' \
+	>"$TMP/three.conf"
+route mf3 "$F/multiframe-director-small.net" --classes "$TMP/three.conf"
+expect mf3 "$nohard"
+vlcdg mf3 "classes 3 vls 6"
 [ ! -e "$TMP/r2/opensm-lfts.dump" ] && ok "a refused run writes nothing" ||
 	not_ok "a refused run wrote tables" /dev/null
 
