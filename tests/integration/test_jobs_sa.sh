@@ -9,10 +9,15 @@
 #   2. every job's double binary tree, read back live from the switches
 #      with SMPs (hfreduce-check --live --strict), runs at its endpoints'
 #      rates;
-#   3. the scheduler rewrites the jobs file and sends SIGHUP: the next
+#   3. with two traffic classes on as well: a job host's cable pulled and
+#      put back, then a leaf-spine link flapped: each fault moves no entry
+#      of the destinations that stay (the base routed for the same jobs is
+#      kept), the live tables judged with every class's SLs have no hard
+#      finding, and each repair restores the tables of pass 1;
+#   4. the scheduler rewrites the jobs file and sends SIGHUP: the next
 #      heavy sweep routes for the new jobs (the tables then equal the
 #      offline run with the new file);
-#   4. a bad jobs file: ERR RE08 names file:line:col, the pass routes as
+#   5. a bad jobs file: ERR RE08 names file:line:col, the pass routes as
 #      if no job ran (the tables of a run without jobs), OpenSM keeps
 #      ffroute's tables.
 # Every ibsim has its own IBSIM_SOCKNAME (tests/lib/sim.sh).  Exit 77
@@ -38,7 +43,8 @@ for x in a b; do
 done
 "$FFROUTE" route "$net" -q -o "$SIM_DIR/off-none" || fail "offline route (no jobs)"
 cp "$SIM_DIR/a/jobs" "$SIM_DIR/jobs.txt"
-printf 'jobs jobs.txt\n' >"$SIM_DIR/ffroute.conf"	# relative: from ffroute.conf's folder
+printf 'jobs jobs.txt\nclass collectives sl 1\nclass storage sl 2 roles storage default\n' \
+	>"$SIM_DIR/ffroute.conf"	# jobs.txt: relative to ffroute.conf's folder
 
 # same_as LABEL DIR: the tables OpenSM installed are DIR's, entry for entry
 same_as() {
@@ -58,11 +64,12 @@ wait_pass() {
 }
 
 # ---- 1. the plugin routes for the jobs ------------------------------------------------
-sim_start "$net" || fail "ibsim did not start"
+sim_start_console "$net" || fail "ibsim did not start"
 SIM_OSM_CONF="event_plugin_name ffroute
 event_plugin_options $SIM_DIR/ffroute.conf
 routing_engine ffroute,minhop
-qos TRUE"
+qos TRUE
+sweep_interval 1"
 sim_opensm_bg || fail "OpenSM did not bring the subnet up"
 grep -q "ffroute tables configured on all switches" "$log" || fail "ffroute did not route it"
 grep -q "ffroute: pass 1: 3 job(s) of $SIM_DIR/jobs.txt" "$log" || fail "pass 1 did not read the jobs"
@@ -77,7 +84,39 @@ for f in "$SIM_DIR"/a/job*.hosts; do
 done
 echo "ok: every job's double binary tree, read live, at its endpoints' rates"
 
-# ---- 3. the scheduler rewrites the jobs file, SIGHUP --------------------------------------
+# ---- 3. churn: a job host away and back, a link flap --------------------------------------
+cp -r "$SIM_DIR/dump" "$SIM_DIR/dump1"
+# fault DO UNDO LABEL MAX: one fault (at most MAX entries of the destinations in
+# both states move) and its repair, each its own pass
+fault() {
+	n=$(($(passes) + 1))
+	sim_console "$1"
+	wait_pass $n
+	"$FFROUTE" diff --no-metrics --json "$SIM_DIR/dump1" "$SIM_DIR/dump" >"$SIM_DIR/diff.json" 2>/dev/null
+	jq -e '.diff.lft_entries_differ <= $max' --argjson max "$4" "$SIM_DIR/diff.json" >/dev/null ||
+		fail "$3: $(jq -c .diff.lft_entries_differ "$SIM_DIR/diff.json") entries of staying destinations moved"
+	moved=$(jq -c .diff.lft_entries_differ "$SIM_DIR/diff.json")
+	sim_run "$FFROUTE" check --live --json --no-metrics --sl "$SIM_DIR/dump/ffroute.sl" \
+		--sl2vl "$SIM_DIR/dump/opensm-sl2vl.dump" >"$SIM_DIR/live.json" 2>/dev/null ||
+		fail "$3: live check: $(grep -E '"count": [1-9]' "$SIM_DIR/live.json" | head -c 600)"
+	n=$(($(passes) + 1))
+	sim_console "$2"
+	wait_pass $n
+	same_as $n "$SIM_DIR/dump1" || fail "$3: the repair did not restore pass 1's tables"
+	echo "ok: $3: $moved entries of staying destinations moved, live tables clean with both classes, repair restores pass 1"
+}
+host=$(head -1 "$SIM_DIR/a/job0.hosts")
+hid=$(grep -m1 "\"$host mlx5_0\"" "$net" | sed 's/.*"\(H-[0-9a-f]*\)".*/\1/')
+[ -n "$hid" ] || fail "no ibsim id for $host"
+fault "Unlink \"$hid\"[1]" "ReLink \"$hid\"[1]" "job host $host away and back" 0
+leaf=$(awk '/^Switch/ && /L01\/U1/ { split($0, q, "\""); print q[2]; exit }' "$net")
+lport=$(awk -v id="$leaf" '/^Switch/ { on = index($0, "\"" id "\"") > 0; next }
+	on && /^\[[0-9]+\][ \t]*"S-/ { p = $1; gsub(/[^0-9]/, "", p); print p; exit }' "$net")
+[ -n "$leaf" ] && [ -n "$lport" ] || fail "no leaf-spine link found"
+fault "Unlink \"$leaf\"[$lport]" "ReLink \"$leaf\"[$lport]" "link $leaf/$lport flapped" 100000
+grep -q "the jobs changed" "$log" && fail "a fault threw away the base routed for the same jobs"
+
+# ---- 4. the scheduler rewrites the jobs file, SIGHUP --------------------------------------
 osm=$(pgrep -P "$OSM_PID" -x opensm) || fail "no opensm process under $OSM_PID"	# not timeout(1)
 cp "$SIM_DIR/b/jobs" "$SIM_DIR/jobs.txt.new" && mv "$SIM_DIR/jobs.txt.new" "$SIM_DIR/jobs.txt"
 n=$(($(passes) + 1))
@@ -86,7 +125,7 @@ wait_pass $n
 same_as $n "$SIM_DIR/off-b" || fail "after SIGHUP the tables are not those of the new jobs: $(jq -c .diff.lft_entries_differ "$SIM_DIR/diff.json")"
 echo "ok: SIGHUP: pass $n routed for the rewritten jobs file"
 
-# ---- 4. a bad jobs file ---------------------------------------------------------------------------
+# ---- 5. a bad jobs file ---------------------------------------------------------------------------
 printf 'job x\nnosuchhost\njob y tree\n' >"$SIM_DIR/jobs.txt"
 n=$(($(passes) + 1))
 kill -HUP "$osm"
