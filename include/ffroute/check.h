@@ -132,6 +132,29 @@ struct chk_ep {
 int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
 		  struct chk_ep **out, uint32_t *n);
 
+/*
+ * Shortest-path cuts between leaves (chk_mincut.c): for leaves a, b (switch
+ * ordinals, indexed 0..nl-1 by idx), first[a * nl + b] of a's switch links
+ * start a shortest switch path to b and last[a * nl + b] of b's end one
+ * (0: b unreachable, or a == b).  Nothing is built beyond
+ * CHK_MINCUT_MAX_LEAVES leaves (nl stays 0).
+ */
+#define CHK_MINCUT_MAX_LEAVES 8192u
+struct chk_mincut {
+	uint32_t nl;
+	uint32_t *idx;		/* [nswitches] leaf index, or TOPO_NONE */
+	uint16_t *first, *last;	/* [nl * nl] */
+};
+/** chk_mincut_build - the counts for @leaves[0..nl) (distinct switch ordinals); 0 or -ENOMEM */
+int chk_mincut_build(const struct topo *t, const uint32_t *leaves, uint32_t nl, struct chk_mincut *m);
+void chk_mincut_free(struct chk_mincut *m);
+/**
+ * chk_mincut_bound - the most flows one link carries under any routing on
+ * shortest paths, by the cuts, for flows given as (leaf index << 32 | leaf
+ * index) @pairs[0..n) (sorted in place); 0 when nothing was built.
+ */
+uint32_t chk_mincut_bound(const struct chk_mincut *m, uint64_t *pairs, uint32_t n);
+
 /** chk_node_ep - the first endpoint port of CA @node (a job's rank); false if none */
 bool chk_node_ep(const struct topo *t, const struct cls *c, uint32_t node, struct chk_ep *e);
 

@@ -123,16 +123,33 @@ static uint32_t *pick_shifts(const struct tctx *x, uint32_t n, uint32_t *nk, boo
 }
 
 struct shift_res {
-	uint32_t max, lbmax, nk;
-	double mean, lbmean;
+	uint32_t max, lbmax, spmax, nk;
+	double mean, lbmean, spmean;
 	bool sampled;
 };
+
+/* The bound of shift @k for routings on shortest paths: the cuts, or chk_mincut's. */
+static uint32_t shift_lb_sp(struct tctx *x, const struct ep *ep, uint32_t n, uint32_t k, uint32_t lb)
+{
+	const struct topo *t = x->t;
+	uint32_t np = 0, sp;
+
+	for (uint32_t i = 0; i < n && x->mc.nl; i++) {
+		uint32_t a = x->mc.idx[t->node_sw[ep[i].leaf]];
+		uint32_t b = x->mc.idx[t->node_sw[ep[(i + k) % n].leaf]];
+
+		if (a != b)
+			x->pairs[np++] = (uint64_t)a << 32 | b;
+	}
+	sp = chk_mincut_bound(&x->mc, x->pairs, np);
+	return sp > lb ? sp : lb;
+}
 
 /* Every (or a sample of) shift permutation of the endpoints @ep[0..n). */
 static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shift_res *res)
 {
 	uint32_t *ks;
-	double ssum = 0, lbsum = 0;
+	double ssum = 0, lbsum = 0, spsum = 0;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -142,7 +159,7 @@ static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shi
 	if (!ks)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < res->nk && !rc; s++) {
-		uint32_t k = ks[s], m, lb;
+		uint32_t k = ks[s], m, lb, sp;
 
 		chk_fset_reset(&x->fs);
 		for (uint32_t i = 0; i < n && !rc; i++)
@@ -151,14 +168,18 @@ static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shi
 		m = chk_fset_max(&x->fs, x->load);
 		chk_fset_unload(&x->fs, x->load);
 		lb = shift_lb(x, ep, n, k);
+		sp = shift_lb_sp(x, ep, n, k, lb);
 		res->max = m > res->max ? m : res->max;
 		res->lbmax = lb > res->lbmax ? lb : res->lbmax;
+		res->spmax = sp > res->spmax ? sp : res->spmax;
 		ssum += m;
 		lbsum += lb;
+		spsum += sp;
 	}
 	free(ks);
 	res->mean = res->nk ? ssum / res->nk : 0;
 	res->lbmean = res->nk ? lbsum / res->nk : 0;
+	res->spmean = res->nk ? spsum / res->nk : 0;
 	return rc;
 }
 
@@ -169,6 +190,8 @@ static int shift_set(struct tctx *x, const char *pre, const struct shift_res *re
 	if ((rc = chk_setf(x, "%s_max", pre, res->max)) || (rc = chk_setf(x, "%s_mean", pre, res->mean)) ||
 	    (rc = chk_setf(x, "%s_lb_max", pre, res->lbmax)) ||
 	    (rc = chk_setf(x, "%s_lb_mean", pre, res->lbmean)) ||
+	    (rc = chk_setf(x, "%s_lb_sp_max", pre, res->spmax)) ||
+	    (rc = chk_setf(x, "%s_lb_sp_mean", pre, res->spmean)) ||
 	    (rc = chk_setf(x, "%s_count", pre, res->nk)))
 		return rc;
 	return chk_setf(x, "%s_sampled", pre, res->sampled);
@@ -192,12 +215,50 @@ static uint32_t subset(const struct tctx *x, int z, int rail, struct ep *out)
 	return n;
 }
 
+/* The compute endpoints' leaves (switch ordinals, once each) and their cuts. */
+static int mincut_init(struct tctx *x)
+{
+	uint32_t *lv = malloc(((size_t)x->ncomp + 1) * sizeof(*lv)), nl = 0;
+	uint8_t *seen = calloc((size_t)x->t->nswitches + 1, 1);
+	int rc = -ENOMEM;
+
+	x->pairs = malloc(((size_t)x->ncomp + 1) * sizeof(*x->pairs));
+	if (lv && seen && x->pairs) {
+		for (uint32_t i = 0; i < x->ncomp; i++) {
+			uint32_t s = x->t->node_sw[x->comp[i].leaf];
+
+			if (!seen[s]) {
+				seen[s] = 1;
+				lv[nl++] = s;
+			}
+		}
+		rc = chk_mincut_build(x->t, lv, nl, &x->mc);
+	}
+	free(lv);
+	free(seen);
+	return rc;
+}
+
+static int shift_all(struct tctx *x);
+
 /*
  * shift_* over every compute endpoint; shift_zone<k>_* within zone k (two
  * zones or more); shift_rail_* within each rail (two rails or more): the
  * largest max and lower bound, the mean of the means over rails.
  */
 int chk_shift_metrics(struct tctx *x)
+{
+	int rc = mincut_init(x);
+
+	if (!rc)
+		rc = shift_all(x);
+	chk_mincut_free(&x->mc);
+	free(x->pairs);
+	x->pairs = NULL;
+	return rc;
+}
+
+static int shift_all(struct tctx *x)
 {
 	struct shift_res res, worst = { 0 };
 	struct ep *sub;
@@ -226,8 +287,10 @@ int chk_shift_metrics(struct tctx *x)
 		rc = shift_run(x, sub, subset(x, -1, (int)k, sub), &res);
 		worst.max = res.max > worst.max ? res.max : worst.max;
 		worst.lbmax = res.lbmax > worst.lbmax ? res.lbmax : worst.lbmax;
+		worst.spmax = res.spmax > worst.spmax ? res.spmax : worst.spmax;
 		worst.mean += res.mean / x->c->nrails;
 		worst.lbmean += res.lbmean / x->c->nrails;
+		worst.spmean += res.spmean / x->c->nrails;
 		worst.nk += res.nk;
 		worst.sampled |= res.sampled;
 	}

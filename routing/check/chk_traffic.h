@@ -65,6 +65,8 @@ struct tctx {
 					 * and flows leaving / entering */
 	struct fset fs, fs2;
 	uint64_t unrouted;
+	struct chk_mincut mc;	/* shortest-path cuts between the compute leaves (chk_shift.c) */
+	uint64_t *pairs;	/* [ncomp] scratch: (leaf, leaf) of a shift's flows */
 };
 
 static inline int set(struct tctx *x, const char *name, double v)

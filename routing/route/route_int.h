@@ -265,8 +265,36 @@ void rt_job_free(struct rt_job *j);
 int rt_xjob_refine(struct rt *r);
 /** rt_dbt_digits - D-mod-K digits that keep HFReduce's tree contention-free (route_dbt.c) */
 int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
+/*
+ * The shift searches' loads (route_shift.c, route_tshift.c): one flow more
+ * (@d = 1) or less (-1) on a channel's load @v, with @h the permutation's
+ * channels per load and @mx its most loaded channel.
+ */
+static inline void rt_hist_move(uint16_t *v, uint32_t *h, uint16_t *mx, int d)
+{
+	h[*v]--;
+	*v = (uint16_t)(*v + d);
+	h[*v]++;
+	if (*v > *mx)
+		*mx = *v;
+	while (*mx && !h[*mx])
+		--*mx;
+}
+
+/* A permutation's cost: its most loaded channel, then how many carry that; the bound if at it. */
+static inline uint64_t rt_hist_cost(uint32_t mx, uint32_t lb, const uint32_t *h)
+{
+	uint32_t m = mx > 1 ? mx : 1;
+
+	if (m <= lb)
+		return (uint64_t)lb << 32;
+	return ((uint64_t)m << 32) + h[m];
+}
+
 /** rt_shift_refine - degraded two-level zones: leaf entries re-chosen for shifts (route_shift.c) */
 int rt_shift_refine(struct rt *r, const struct rt_dest *d, uint32_t nd);
+/** rt_tree_shift - the zones not @done, of any depth: entries re-chosen for shifts (route_tshift.c) */
+int rt_tree_shift(struct rt *r, const uint8_t *done);
 /* VLs the deadlock layers may use: each class's share with traffic classes. */
 static inline unsigned rt_layer_limit(const struct route_opts *o)
 {

@@ -114,13 +114,22 @@ static int sort_group(struct rt *r, uint32_t b, uint32_t e, const uint32_t *col)
 	return 0;
 }
 
-/* The up-group of @s into r->upg (grown), unsorted. */
+/*
+ * The up-group of @s into r->upg (grown), unsorted: its own up-neighbours,
+ * and those of at least half the switches v sharing one with it.  By the
+ * union alone, a branch cabled across groups (management spines with a
+ * link to core 0 of every core group) put every group's core 0 into each
+ * spine's group, as holes: D-mod-K then sent a third of the destinations
+ * to substitutes (the SuperPOD-style tree: shift mean 2.71, bound 1.87).
+ */
 static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uint32_t *vm,
-		    uint32_t stamp, uint32_t *tmp)
+		    uint32_t *cnt, uint32_t *last, uint32_t *tok, uint32_t stamp, uint32_t *tmp)
 {
 	const struct topo *t = r->t;
-	uint32_t start = r->upg_off[s], nw = ups(r, s, tmp, 0, vm, stamp), n = start;
+	uint32_t start = r->upg_off[s], nw = ups(r, s, tmp, 0, vm, stamp), n = start, nv = 0;
 
+	for (uint32_t i = 0; i < nw; i++)
+		cnt[tmp[i]] = r->nsw;	/* always a member */
 	for (uint32_t i = 0; i < nw; i++) {
 		uint32_t wn = rt_node(r, tmp[i]);
 
@@ -137,10 +146,29 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 			if (ffr_grow((void **)&r->upg, cap, (uint64_t)n + t->node_nports[vn] + 1,
 				     sizeof(*r->upg)))
 				return -ENOMEM;
+			nv++;
+			*tok += 1;
+			for (uint32_t q = t->port_off[vn] + 1; q < t->port_off[vn + 1]; q++) {
+				uint32_t x = rt_peer(r, q);
+
+				if (x == TOPO_NONE || r->c->dir[q] != CLS_DIR_UP || last[x] == *tok)
+					continue;
+				last[x] = *tok;	/* once per v, whatever its parallel links */
+				cnt[x] += cnt[x] < r->nsw;
+			}
 			n = ups(r, v, r->upg, n, mark, stamp);
 		}
 	}
-	r->upg_off[s + 1] = n;
+	r->upg_off[s + 1] = start;
+	for (uint32_t i = start; i < n; i++) {
+		uint32_t x = r->upg[i];
+
+		if (cnt[x] >= r->nsw || 2 * (uint64_t)cnt[x] >= nv)
+			r->upg[r->upg_off[s + 1]++] = x;
+		cnt[x] = 0;
+	}
+	for (uint32_t i = 0; i < nw; i++)
+		cnt[tmp[i]] = 0;
 	return 0;
 }
 
@@ -212,6 +240,7 @@ int rt_up_groups(struct rt *r)
 {
 	uint32_t cap = 0, *mark = calloc((size_t)r->nsw + 1, sizeof(*mark));
 	uint32_t *vm = calloc((size_t)r->nsw + 1, sizeof(*vm));
+	uint32_t *cnt = calloc(2 * (size_t)r->nsw + 1, sizeof(*cnt)), tok = 0;
 	uint32_t *tmp = malloc((TOPO_MAX_PORTS + 1) * sizeof(*tmp));
 	int rc = 0;
 
@@ -220,10 +249,10 @@ int rt_up_groups(struct rt *r)
 	size_t ng;
 
 	r->upg_off = calloc((size_t)r->nsw + 1, sizeof(*r->upg_off));
-	if (!mark || !vm || !tmp || !r->upg_off || !have || !col)
+	if (!mark || !vm || !cnt || !tmp || !r->upg_off || !have || !col)
 		rc = -ENOMEM;
 	for (uint32_t s = 0; !rc && s < r->nsw; s++)
-		rc = group_of(r, s, &cap, mark, vm, s + 1, tmp);
+		rc = group_of(r, s, &cap, mark, vm, cnt, cnt + r->nsw, &tok, s + 1, tmp);
 	ng = rc ? 0 : (size_t)r->upg_off[r->nsw] + 1;
 	if (!rc && (!(r->upg_alt = malloc(ng * sizeof(uint32_t))) ||
 		    !(r->upg_port = malloc(ng * sizeof(uint32_t))) ||
@@ -245,6 +274,7 @@ int rt_up_groups(struct rt *r)
 	free(have);
 	free(mark);
 	free(vm);
+	free(cnt);
 	free(tmp);
 	free(col);
 	return rc;

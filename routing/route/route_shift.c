@@ -129,16 +129,7 @@ static uint32_t down_port(const struct shz *z, uint32_t p, uint32_t j)
 /* Add (@d = 1) or remove (@d = -1) one flow of shift @s on channel @c. */
 static void flow1(struct shz *z, uint32_t s, uint32_t c, int d)
 {
-	uint16_t *v = &z->ld[(size_t)s * z->nch + c];
-	uint32_t *h = &z->hist[(size_t)s * SH_HMAX];
-
-	h[*v]--;
-	*v = (uint16_t)(*v + d);
-	h[*v]++;
-	if (*v > z->mx[s])
-		z->mx[s] = *v;
-	while (z->mx[s] && !h[z->mx[s]])
-		z->mx[s]--;
+	rt_hist_move(&z->ld[(size_t)s * z->nch + c], &z->hist[(size_t)s * SH_HMAX], &z->mx[s], d);
 }
 
 /* Add or remove the flow of shift @s into rank @j over up-port @p. */
@@ -148,14 +139,10 @@ static void flow(struct shz *z, uint32_t s, uint32_t p, uint32_t j, int d)
 	flow1(z, s, z->chan[down_port(z, p, j)], d);
 }
 
-/* A shift's cost: its most loaded link, then how many links carry that; the bound if at it. */
+/* A shift's cost (rt_hist_cost). */
 static uint64_t shift_cost(const struct shz *z, uint32_t s)
 {
-	uint32_t m = z->mx[s] > 1 ? z->mx[s] : 1;
-
-	if (m <= z->lb[s])
-		return (uint64_t)z->lb[s] << 32;
-	return ((uint64_t)m << 32) + z->hist[(size_t)s * SH_HMAX + m];
+	return rt_hist_cost(z->mx[s], z->lb[s], &z->hist[(size_t)s * SH_HMAX]);
 }
 
 /* Add (@d = 1) or remove (@d = -1) the route of (leaf, rank @j) over up-port @p. */
@@ -825,11 +812,17 @@ static int shz_zone(struct rt *r, const struct rt_dest *d, uint32_t nd, int16_t 
 
 int rt_shift_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
-	int rc = 0;
+	uint8_t *done = calloc(r->c->nzones + 1, 1);
+	int rc = done ? 0 : -ENOMEM;
 
-	if (r->rails)
-		return 0;
-	for (uint32_t zn = 0; zn < r->c->nzones && !rc; zn++)
+	for (uint32_t zn = 0; zn < r->c->nzones && !rc && !r->rails; zn++) {
+		uint32_t before = r->shift_zones;
+
 		rc = shz_zone(r, d, nd, (int16_t)zn);
+		done[zn] = r->shift_zones != before;
+	}
+	if (!rc)
+		rc = rt_tree_shift(r, done);
+	free(done);
 	return rc;
 }

@@ -303,6 +303,34 @@ static void test_shift_lower_bound_hand(void **state)
 }
 
 /*
+ * The bound for routes on shortest paths (shift_lb_sp), by hand: leaf 2
+ * (cn0, cn1) has links to switches 0 and 1, leaf 3 (cn2, cn3) to 0 and 4,
+ * and 1 - 4 are joined.  Leaf to leaf, the only shortest path is through
+ * switch 0 (two hops; through 1 and 4 three).  Shift 2 sends cn0, cn1 to
+ * cn2, cn3 and back: 2 flows over leaf 2's one link that starts a
+ * shortest path, so shift_lb_sp 2, while the leaves' cuts (2 links each)
+ * give shift_lb 1.  Shifts 1 and 3 cross one flow each way: 1 and 1.
+ * shift_lb_sp_max 2, mean 4/3; shift_lb_max 1, mean 1.
+ */
+static void test_shift_lb_shortest_hand(void **state)
+{
+	static const struct lspec links[] = {
+		{ 2, 3, 0, 1 }, { 2, 4, 1, 1 }, { 3, 3, 0, 2 }, { 3, 4, 4, 1 }, { 1, 2, 4, 2 },
+	};
+	struct fab f;
+
+	(void)state;
+	fab_hand(&f, 5, 4, lb_hosts, 4, links, 5);
+	fab_run(&f);
+	expect_metric(&f, "shift_count", 3);
+	expect_metric(&f, "shift_lb_max", 1);
+	expect_metric(&f, "shift_lb_mean", 1);
+	expect_metric(&f, "shift_lb_sp_max", 2);
+	expect_metric(&f, "shift_lb_sp_mean", 4.0 / 3);
+	fab_free(&f);
+}
+
+/*
  * Inter-zone bound: the small Fire-Flyer 2 fabric (2 zones of 20 compute
  * HCAs, 4 inter-zone links per zone through 2 bridges).  Shift 20 sends all
  * 20 zone-0 hosts to zone 1: ceil(20 / 4) = 5; no leaf bound is larger (at
@@ -849,6 +877,7 @@ int main(void)
 		cmocka_unit_test(test_shift_fattree_ideal),
 		cmocka_unit_test(test_shift_fattree_spine_removed),
 		cmocka_unit_test(test_shift_lower_bound_hand),
+		cmocka_unit_test(test_shift_lb_shortest_hand),
 		cmocka_unit_test(test_shift_interzone_bound),
 		cmocka_unit_test(test_ebb_nonblocking),
 		cmocka_unit_test(test_ebb_oversubscribed),

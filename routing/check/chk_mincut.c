@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * chk_mincut.c - for every ordered pair of leaves (a, b), how many of a's
+ * switch links start a shortest switch path to b, and how many of b's end
+ * one.  A routing whose routes are all shortest paths sends every flow
+ * from a to b over those links, so f such flows load one of them with at
+ * least ceil(f / count): the shortest-path part of the shift bound
+ * (shift_lb_min_*, ffroute(1)), and the bound route_tshift.c searches to.
+ *
+ * Why: on ToRs under directors whose line cards overlap in windows, two
+ * ToRs that share one line ASIC per director reach each other in two hops
+ * through those two only, and a shift that sends all 16 hosts of one to
+ * the other loads them with 8 flows each whatever the minimal routing;
+ * the cut bound (1) says nothing of it.
+ *
+ * Cost: one BFS over the switches per leaf, O(leaves x (switches +
+ * links)); memory O(leaves x switches) for the distances and O(leaves^2)
+ * for the counts.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ffroute/check.h>
+
+/* Hop distances over switch links from switch @src into @d[nswitches]; @q scratch. */
+static void bfs(const struct topo *t, uint32_t src, uint16_t *d, uint32_t *q)
+{
+	uint32_t h = 0, n = 0;
+
+	memset(d, 0xff, (size_t)t->nswitches * sizeof(*d));
+	d[src] = 0;
+	q[n++] = src;
+	while (h < n) {
+		uint32_t s = q[h++], node = t->sw_node[s];
+
+		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+			uint32_t r = t->port_remote[p], w;
+
+			if (r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
+				continue;
+			w = t->node_sw[t->port_node[r]];
+			if (d[w] == UINT16_MAX) {
+				d[w] = (uint16_t)(d[s] + 1);
+				q[n++] = w;
+			}
+		}
+	}
+}
+
+/* Links of switch @s to a switch one hop nearer by @d (distances to the other end). */
+static uint16_t toward(const struct topo *t, uint32_t s, const uint16_t *d)
+{
+	uint32_t node = t->sw_node[s];
+	uint16_t n = 0;
+
+	for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+		uint32_t r = t->port_remote[p];
+
+		if (r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) &&
+		    d[t->node_sw[t->port_node[r]]] + 1u == d[s])
+			n++;
+	}
+	return n;
+}
+
+int chk_mincut_build(const struct topo *t, const uint32_t *leaves, uint32_t nl, struct chk_mincut *m)
+{
+	uint16_t *d = NULL;
+	uint32_t *q = NULL;
+
+	memset(m, 0, sizeof(*m));
+	if (nl > CHK_MINCUT_MAX_LEAVES)
+		return 0;
+	m->nl = nl;
+	m->idx = malloc(((size_t)t->nswitches + 1) * sizeof(*m->idx));
+	m->first = malloc(((size_t)nl * nl + 1) * sizeof(*m->first));
+	m->last = malloc(((size_t)nl * nl + 1) * sizeof(*m->last));
+	d = malloc(((size_t)nl * t->nswitches + 1) * sizeof(*d));
+	q = malloc(((size_t)t->nswitches + 1) * sizeof(*q));
+	if (!m->idx || !m->first || !m->last || !d || !q) {
+		free(d);
+		free(q);
+		chk_mincut_free(m);
+		return -ENOMEM;
+	}
+	memset(m->idx, 0xff, (size_t)t->nswitches * sizeof(*m->idx));
+	for (uint32_t a = 0; a < nl; a++) {
+		m->idx[leaves[a]] = a;
+		bfs(t, leaves[a], d + (size_t)a * t->nswitches, q);
+	}
+	for (uint32_t a = 0; a < nl; a++)
+		for (uint32_t b = 0; b < nl; b++) {
+			const uint16_t *db = d + (size_t)b * t->nswitches, *da = d + (size_t)a * t->nswitches;
+			bool reach = a != b && db[leaves[a]] != UINT16_MAX;
+
+			m->first[(size_t)a * nl + b] = reach ? toward(t, leaves[a], db) : 0;
+			m->last[(size_t)a * nl + b] = reach ? toward(t, leaves[b], da) : 0;
+		}
+	free(d);
+	free(q);
+	return 0;
+}
+
+void chk_mincut_free(struct chk_mincut *m)
+{
+	free(m->idx);
+	free(m->first);
+	free(m->last);
+	memset(m, 0, sizeof(*m));
+}
+
+static int cmp_pair(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+uint32_t chk_mincut_bound(const struct chk_mincut *m, uint64_t *pairs, uint32_t n)
+{
+	uint32_t lb = 0;
+
+	if (!m->nl)
+		return 0;
+	qsort(pairs, n, sizeof(*pairs), cmp_pair);
+	for (uint32_t i = 0, j; i < n; i = j) {
+		uint32_t a = (uint32_t)(pairs[i] >> 32), b = (uint32_t)pairs[i], f, fa, la;
+
+		for (j = i + 1; j < n && pairs[j] == pairs[i]; j++)
+			;
+		f = j - i;
+		fa = m->first[(size_t)a * m->nl + b];
+		la = m->last[(size_t)a * m->nl + b];
+		if (fa && (f + fa - 1) / fa > lb)
+			lb = (f + fa - 1) / fa;
+		if (la && (f + la - 1) / la > lb)
+			lb = (f + la - 1) / la;
+	}
+	return lb;
+}
