@@ -134,16 +134,17 @@ int chk_endpoints(const struct topo *t, const struct cls *c, enum cls_role role,
 
 /*
  * Shortest-path cuts between leaves (chk_mincut.c): for leaves a, b (switch
- * ordinals, indexed 0..nl-1 by idx), first[a * nl + b] of a's switch links
- * start a shortest switch path to b and last[a * nl + b] of b's end one
- * (0: b unreachable, or a == b).  Nothing is built beyond
- * CHK_MINCUT_MAX_LEAVES leaves (nl stays 0).
+ * ordinals, indexed 0..nl-1 by idx), toward[a * nl + b] of a's switch links
+ * start a shortest switch path to b (0: b unreachable, or a == b; the
+ * links of b that end one are toward[b * nl + a]), dist[a * nl + b] its
+ * length in switch hops (UINT16_MAX: unreachable).  Nothing is built
+ * beyond CHK_MINCUT_MAX_LEAVES leaves (nl stays 0).
  */
-#define CHK_MINCUT_MAX_LEAVES 8192u
+#define CHK_MINCUT_MAX_LEAVES 2048u
 struct chk_mincut {
 	uint32_t nl;
 	uint32_t *idx;		/* [nswitches] leaf index, or TOPO_NONE */
-	uint16_t *first, *last;	/* [nl * nl] */
+	uint16_t *toward, *dist;	/* [nl * nl] */
 };
 /** chk_mincut_build - the counts for @leaves[0..nl) (distinct switch ordinals); 0 or -ENOMEM */
 int chk_mincut_build(const struct topo *t, const uint32_t *leaves, uint32_t nl, struct chk_mincut *m);

@@ -5,7 +5,8 @@
  * one.  A routing whose routes are all shortest paths sends every flow
  * from a to b over those links, so f such flows load one of them with at
  * least ceil(f / count): the shortest-path part of the shift bound
- * (shift_lb_min_*, ffroute(1)), and the bound route_tshift.c searches to.
+ * (shift_lb_sp_*, ffroute(1)), and the bound route_tshift.c searches to
+ * where every route between leaves is a shortest path.
  *
  * Why: on ToRs under directors whose line cards overlap in windows, two
  * ToRs that share one line ASIC per director reach each other in two hops
@@ -13,9 +14,10 @@
  * the other loads them with 8 flows each whatever the minimal routing;
  * the cut bound (1) says nothing of it.
  *
- * Cost: one BFS over the switches per leaf, O(leaves x (switches +
- * links)); memory O(leaves x switches) for the distances and O(leaves^2)
- * for the counts.
+ * Cost: one BFS over the switches per leaf, then each leaf's links looked
+ * at once per leaf: O(leaves x (switches + links) + leaves^2 x radix);
+ * memory O(leaves^2) for the counts and distances (16 MiB at the cap of
+ * 2,048 leaves).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -66,37 +68,37 @@ static uint16_t toward(const struct topo *t, uint32_t s, const uint16_t *d)
 
 int chk_mincut_build(const struct topo *t, const uint32_t *leaves, uint32_t nl, struct chk_mincut *m)
 {
-	uint16_t *d = NULL;
-	uint32_t *q = NULL;
+	uint16_t *d = malloc(((size_t)t->nswitches + 1) * sizeof(*d));
+	uint32_t *q = malloc(((size_t)t->nswitches + 1) * sizeof(*q));
+	size_t nn = (size_t)nl * nl + 1;
 
 	memset(m, 0, sizeof(*m));
-	if (nl > CHK_MINCUT_MAX_LEAVES)
-		return 0;
-	m->nl = nl;
-	m->idx = malloc(((size_t)t->nswitches + 1) * sizeof(*m->idx));
-	m->first = malloc(((size_t)nl * nl + 1) * sizeof(*m->first));
-	m->last = malloc(((size_t)nl * nl + 1) * sizeof(*m->last));
-	d = malloc(((size_t)nl * t->nswitches + 1) * sizeof(*d));
-	q = malloc(((size_t)t->nswitches + 1) * sizeof(*q));
-	if (!m->idx || !m->first || !m->last || !d || !q) {
+	if (nl <= CHK_MINCUT_MAX_LEAVES && d && q) {
+		m->idx = malloc(((size_t)t->nswitches + 1) * sizeof(*m->idx));
+		m->toward = malloc(nn * sizeof(*m->toward));
+		m->dist = malloc(nn * sizeof(*m->dist));
+	}
+	if (!d || !q || (nl <= CHK_MINCUT_MAX_LEAVES && (!m->idx || !m->toward || !m->dist))) {
 		free(d);
 		free(q);
 		chk_mincut_free(m);
 		return -ENOMEM;
 	}
-	memset(m->idx, 0xff, (size_t)t->nswitches * sizeof(*m->idx));
-	for (uint32_t a = 0; a < nl; a++) {
-		m->idx[leaves[a]] = a;
-		bfs(t, leaves[a], d + (size_t)a * t->nswitches, q);
+	if (nl <= CHK_MINCUT_MAX_LEAVES) {
+		m->nl = nl;
+		memset(m->idx, 0xff, (size_t)t->nswitches * sizeof(*m->idx));
+		for (uint32_t a = 0; a < nl; a++)
+			m->idx[leaves[a]] = a;
 	}
-	for (uint32_t a = 0; a < nl; a++)
+	for (uint32_t a = 0; a < m->nl; a++) {	/* distances to a: every b's links toward a */
+		bfs(t, leaves[a], d, q);
 		for (uint32_t b = 0; b < nl; b++) {
-			const uint16_t *db = d + (size_t)b * t->nswitches, *da = d + (size_t)a * t->nswitches;
-			bool reach = a != b && db[leaves[a]] != UINT16_MAX;
+			bool reach = a != b && d[leaves[b]] != UINT16_MAX;
 
-			m->first[(size_t)a * nl + b] = reach ? toward(t, leaves[a], db) : 0;
-			m->last[(size_t)a * nl + b] = reach ? toward(t, leaves[b], da) : 0;
+			m->toward[(size_t)b * nl + a] = reach ? toward(t, leaves[b], d) : 0;
+			m->dist[(size_t)b * nl + a] = d[leaves[b]];
 		}
+	}
 	free(d);
 	free(q);
 	return 0;
@@ -105,8 +107,8 @@ int chk_mincut_build(const struct topo *t, const uint32_t *leaves, uint32_t nl, 
 void chk_mincut_free(struct chk_mincut *m)
 {
 	free(m->idx);
-	free(m->first);
-	free(m->last);
+	free(m->toward);
+	free(m->dist);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -130,8 +132,8 @@ uint32_t chk_mincut_bound(const struct chk_mincut *m, uint64_t *pairs, uint32_t 
 		for (j = i + 1; j < n && pairs[j] == pairs[i]; j++)
 			;
 		f = j - i;
-		fa = m->first[(size_t)a * m->nl + b];
-		la = m->last[(size_t)a * m->nl + b];
+		fa = m->toward[(size_t)a * m->nl + b];	/* a's links toward b */
+		la = m->toward[(size_t)b * m->nl + a];	/* b's links toward a: the last hops */
 		if (fa && (f + fa - 1) / fa > lb)
 			lb = (f + fa - 1) / fa;
 		if (la && (f + la - 1) / la > lb)

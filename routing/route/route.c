@@ -403,6 +403,7 @@ static int port_groups(struct rt *r)
 static void rt_free(struct rt *r)
 {
 	rt_scratch_free(r);
+	free(r->dbt_done);
 	free(r->upg_off);
 	free(r->upg);
 	free(r->upg_alt);

@@ -655,8 +655,14 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 		for (uint32_t i = lo; i < hi; i++)
 			if (d[i].tc == CLS_TC_COMPUTE)
 				d[i].rank = d[i].rank / z.m * z.m + z.dig[k++];
+		int16_t zn = rt_zone(r, d[lo].attach);
+
 		r->dbt_zones++;
 		r->dbt_left += z.ov > DBT_EPS;
+		if (!r->dbt_done && !(r->dbt_done = calloc(r->c->nzones + 1, 1)))
+			rc = -ENOMEM;
+		else if (zn >= 0 && (uint32_t)zn < r->c->nzones)
+			r->dbt_done[zn] = 1;
 	}
 out:
 	for (uint32_t q = 0; jobs && q < nslot; q++)

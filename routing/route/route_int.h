@@ -135,6 +135,7 @@ struct rt {
 	bool strict;			/* the layer is in use: CAs above the leaves need it too */
 	bool any_above;			/* a fallback route carried a CA above the leaves */
 	uint32_t dbt_zones, dbt_left;	/* zones whose digits were searched; with overload left */
+	uint8_t *dbt_done;		/* [nzones] the digits were searched there (or NULL) */
 	uint32_t dbt_jobs_out;		/* jobs left out of a zone's search (slot budget) */
 	uint32_t xjob_jobs, xjob_left;	/* jobs across zones refined (route_xjob.c); with overload left */
 	uint32_t shift_zones, shift_moved;	/* degraded zones refined for shifts; entries moved */

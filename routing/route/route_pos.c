@@ -3,12 +3,14 @@
  * route_pos.c - positions for D-mod-K: which up-level switches a switch
  * chooses among, in one order shared by all its peers.
  *
- * The up-group of switch s is every switch x of s's zone one level up
- * from a switch v that shares an up-neighbour with s (s -> w -> v -> x
- * with w, x up of s, v): on a 2-level Clos all spines of the frame, on a
- * 3-level tree the aggregation switches of s's pod, and on a degraded
- * fabric the same sets as if no link had failed (a leaf that lost its
- * link to a spine still numbers it).  Members are sorted by column, then
+ * The up-group of switch s is its own up-neighbours and every switch x of
+ * s's zone one level up from at least half of the switches v that share
+ * an up-neighbour with s (s -> w -> v -> x with w, x up of s, v): on a
+ * 2-level Clos all spines of the frame, on a 3-level tree the aggregation
+ * switches of s's pod, and on a degraded fabric the same sets as if no
+ * link had failed (a leaf that lost its link to a spine still numbers it,
+ * as long as half its peers keep theirs), but not the cores a branch
+ * cabled across core groups reaches (group_of()).  Members are sorted by column, then
  * by switch ordinal (node GUID order), so a destination's designated
  * up-switch index, rank mod |group|, means the same switch to every leaf
  * of the pod, whatever the cabling order of its ports, and the same

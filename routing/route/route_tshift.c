@@ -53,10 +53,11 @@
 #include "base/rng.h"
 #include "route/route_int.h"
 
-#define TS_HMAX 1024u		/* loads are kept below this (else the zone is left alone) */
+#define TS_HMAX 1040u		/* above any load: a channel carries at most n <= TS_ALL_SHIFTS + 1 flows */
 #define TS_MAX_CELLS (16u << 20)	/* permutations x channels at most (32 MiB of loads) */
 #define TS_FIRST 64u		/* permutations looked at before the rest */
 #define TS_ALL_SHIFTS 1024u	/* every shift of the zone, as the checker runs them, at most */
+_Static_assert(TS_ALL_SHIFTS + 2 < TS_HMAX, "a channel's load stays below TS_HMAX");
 #define TS_ITERS 30000u		/* moves tried at most */
 #define TS_STEPS (4ull << 20)	/* switch hops walked by the search at most (~30 ms) */
 #define TS_KICKS 40u		/* escapes from a local optimum at most */
@@ -164,7 +165,8 @@ static enum ts_state ts_path(struct tsz *z, uint32_t s, uint32_t j, uint32_t *le
 		uint32_t p = ts_port(z, s, j);
 
 		z->steps++;
-		if (p == TOPO_NONE || !z->inz[s] || *len >= RT_MAXD)
+		if (p == TOPO_NONE || !z->inz[s] || *len >= RT_MAXD ||
+		    z->r->c->subtree[rt_node(z->r, s)] != TOPO_NONE)
 			return TS_OTHER;
 		*rate = rt_rate(z->r, p) < *rate ? rt_rate(z->r, p) : *rate;
 		if (dir[p] == CLS_DIR_DOWN)
@@ -227,8 +229,7 @@ static uint64_t perm_cost(const struct tsz *z, uint32_t q)
 
 /*
  * Set the entry (switch @x, rank @j) to port number @pn, moving the flows
- * into j that pass x; the change of cost, INT64_MAX if a load would leave
- * the model (nothing done).
+ * into j that pass x; the change of cost.
  */
 static int64_t ts_move(struct tsz *z, uint32_t x, uint32_t j, uint8_t pn)
 {
@@ -242,11 +243,8 @@ static int64_t ts_move(struct tsz *z, uint32_t x, uint32_t j, uint8_t pn)
 			for (uint32_t f = 0; f < z->nfam; f++) {
 				uint32_t i = z->lrank[k], q = ts_perm_of(z, f, i, j);
 
-				if (q == TOPO_NONE)
-					continue;
-				if (z->mx[q] + 2u >= TS_HMAX)
-					return INT64_MAX;
-				z->aff[na++] = (uint64_t)q << 32 | i;
+				if (q != TOPO_NONE)
+					z->aff[na++] = (uint64_t)q << 32 | i;
 			}
 	}
 	for (uint32_t k = 0; k < na; k++) {
@@ -276,8 +274,9 @@ static int ts_ranks(struct tsz *z, const struct chk_ep *ep, uint32_t nep)
 	for (uint32_t s = 0; s < z->r->nsw; s++)
 		if (rt_zone(z->r, s) == z->zone && z->r->c->level[rt_node(z->r, s)] > top)
 			top = z->r->c->level[rt_node(z->r, s)];
-	if (top < 3)
-		return 0;	/* two levels: D-mod-K, or route_shift.c where links were lost */
+	if (top < 3 || (z->r->dbt_done && z->r->dbt_done[z->zone]))
+		return 0;	/* two levels: D-mod-K, or route_shift.c where links were lost;
+			 * or digits chosen for HFReduce's tree and jobs (route_dbt.c) */
 
 	z->lid = malloc(((size_t)nep + 1) * sizeof(*z->lid));
 	z->leaf = malloc(((size_t)nep + 1) * sizeof(*z->leaf));
@@ -420,7 +419,11 @@ out:
 	return rc;
 }
 
-/* Cut capacities of the checker's bound: per switch and per (part level, part), links out. */
+/*
+ * Cut capacities of the checker's bound: per switch and per (part level,
+ * part), links out; the shortest-path cuts between the leaves when every
+ * route between them is a shortest path (else they bound nothing).
+ */
 struct ts_cut {
 	uint32_t *cap, *out, *in;	/* [nsw] each */
 	uint32_t *pcap, *pout, *pin;	/* [npartlv * (nnodes + 1)] each */
@@ -429,7 +432,7 @@ struct ts_cut {
 	uint64_t *pairs;		/* [n] scratch */
 };
 
-static int ts_cut_init(const struct tsz *z, struct ts_cut *k)
+static int ts_cut_init(struct tsz *z, struct ts_cut *k)
 {
 	const struct topo *t = z->r->t;
 	const struct cls *c = z->r->c;
@@ -442,6 +445,16 @@ static int ts_cut_init(const struct tsz *z, struct ts_cut *k)
 		free(k->pairs);
 		return -ENOMEM;
 	}
+	for (uint32_t a = 0; a < z->nleaf && k->mc.nl; a++)	/* its bound holds for shortest paths only */
+		for (uint32_t j = 0; j < z->n; j++) {
+			uint32_t b = k->mc.idx[z->leaf[j]], len, rate;
+
+			if (b != a && (ts_path(z, z->lsw[a], j, &len, &rate) == TS_OTHER ||
+				       len != k->mc.dist[(size_t)a * k->mc.nl + b])) {
+				chk_mincut_free(&k->mc);
+				break;
+			}
+		}
 	k->out = k->cap + z->r->nsw;
 	k->in = k->out + z->r->nsw;
 	k->pcap = k->in + z->r->nsw;
@@ -491,7 +504,8 @@ static uint32_t ts_bound(const struct tsz *z, struct ts_cut *k, uint32_t q)
 			na = rt_node(z->r, a);
 			nb = rt_node(z->r, b);
 			if (!pass) {
-				k->pairs[np++] = (uint64_t)k->mc.idx[a] << 32 | k->mc.idx[b];
+				if (k->mc.nl)
+					k->pairs[np++] = (uint64_t)k->mc.idx[a] << 32 | k->mc.idx[b];
 				k->out[a]++;
 				k->in[b]++;
 			} else {
@@ -506,8 +520,10 @@ static uint32_t ts_bound(const struct tsz *z, struct ts_cut *k, uint32_t q)
 				if (pa == pb)
 					continue;
 				if (!pass) {
-					k->pout[xa] += pa != UINT32_MAX;
-					k->pin[xb] += pb != UINT32_MAX;
+					if (pa != UINT32_MAX)
+						k->pout[xa]++;
+					if (pb != UINT32_MAX)
+						k->pin[xb]++;
 					continue;
 				}
 				if (pa != UINT32_MAX && ts_ceil(k->pout[xa], k->pcap[xa]) > lb)
@@ -538,7 +554,7 @@ static uint32_t ts_bound(const struct tsz *z, struct ts_cut *k, uint32_t q)
 	return sp > lb ? sp : lb;
 }
 
-/* Loads and bound of permutation @q: 1 if above it, 0 if not, -1 outside the model. */
+/* Loads and bound of permutation @q: 1 if above it, else 0. */
 static int ts_load1(struct tsz *z, struct ts_cut *k, uint32_t q)
 {
 	uint32_t lb = ts_bound(z, k, q);
@@ -551,7 +567,7 @@ static int ts_load1(struct tsz *z, struct ts_cut *k, uint32_t q)
 			flow(z, q, z->leaf[i], j, 1);
 	}
 	z->lb[q] = (uint16_t)(lb < TS_HMAX ? lb : TS_HMAX - 1);
-	return z->mx[q] + 2u >= TS_HMAX ? -1 : z->mx[q] > z->lb[q];
+	return z->mx[q] > z->lb[q];
 }
 
 /*
@@ -564,7 +580,7 @@ static int ts_loads(struct tsz *z)
 {
 	struct ts_cut k;
 	uint32_t stride = (z->nperm + TS_FIRST - 1) / TS_FIRST;
-	int above = 0, rc = 0;
+	int above = 0;
 
 	z->ld = calloc((size_t)z->nperm * z->nch + 1, sizeof(*z->ld));
 	z->hist = calloc((size_t)z->nperm * TS_HMAX, sizeof(*z->hist));
@@ -572,16 +588,14 @@ static int ts_loads(struct tsz *z)
 	z->lb = calloc((size_t)z->nperm + 1, sizeof(*z->lb));
 	if (!z->ld || !z->hist || !z->mx || !z->lb || ts_cut_init(z, &k))
 		return -ENOMEM;
-	for (uint32_t pass = 0; pass < 2 && rc >= 0 && (!pass || above); pass++)
-		for (uint32_t q = 0; q < z->nperm && rc >= 0; q++)
-			if ((q % stride == 0) == !pass) {
-				rc = ts_load1(z, &k, q);
-				above |= rc > 0;
-			}
+	for (uint32_t pass = 0; pass < 2 && (!pass || above); pass++)
+		for (uint32_t q = 0; q < z->nperm; q++)
+			if ((q % stride == 0) == !pass)
+				above |= ts_load1(z, &k, q);
 	chk_mincut_free(&k.mc);
 	free(k.pairs);
 	free(k.cap);
-	return rc < 0 ? 0 : above;
+	return above;
 }
 
 /* Mark every entry of zone switches on the route from switch @s toward rank @j fixed. */
@@ -657,7 +671,7 @@ static bool pick_perm(struct tsz *z, uint32_t *q)
 	uint32_t k = ffr_rng_below(&z->rng, z->nperm);
 
 	for (uint32_t i = 0; i < z->nperm; i++, k = k + 1 == z->nperm ? 0 : k + 1)
-		if (z->mx[k] > z->lb[k] && z->mx[k] + 2u < TS_HMAX) {
+		if (z->mx[k] > z->lb[k]) {
 			*q = k;
 			return true;
 		}
@@ -732,8 +746,6 @@ static int64_t ts_step(struct tsz *z, uint32_t j, const uint32_t *path, uint32_t
 		for (uint32_t a = 0; a < na; a++) {
 			int64_t dc = ts_move(z, x, j, alt[a]);
 
-			if (dc == INT64_MAX)
-				continue;
 			ts_move(z, x, j, old);
 			if (dc < best)
 				best = dc, bx = x, bp = alt[a];
@@ -760,6 +772,7 @@ static uint32_t ts_search(struct tsz *z)
 
 	if (!log)
 		return 0;	/* nothing changed: the tables stay as routed */
+	z->steps = 0;	/* the search's own hops (not the set-up's) */
 	for (uint32_t it = 0; nlog < TS_ITERS && it < 4 * TS_ITERS && z->steps < TS_STEPS; it++) {
 		uint32_t q, j = 0, np;
 		bool kick = stall >= z->n && stall < z->n + TS_KICK_MOVES;
