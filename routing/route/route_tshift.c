@@ -832,8 +832,8 @@ int rt_tree_shift(struct rt *r, const uint8_t *done)
 	uint32_t nep = 0;
 	int rc;
 
-	if (r->out->rooted_lids)
-		return 0;	/* up*\/down* from one root, not by levels: leave them */
+	if (r->out->rooted_lids || r->c->nlevels < 3)
+		return 0;	/* up*\/down* from one root, not by levels; or two levels */
 	rc = chk_endpoints(r->t, r->c, CLS_ROLE_COMPUTE, &ep, &nep);
 	for (uint32_t zn = 0; !rc && zn < r->c->nzones; zn++)
 		if (!done[zn])
