@@ -722,7 +722,7 @@ static uint32_t pick_flow(struct tsz *z, uint32_t q, uint32_t c, uint32_t *j, ui
 }
 
 struct ts_touch {
-	uint32_t x, j;
+	uint32_t x, j, seq;
 	uint8_t orig;
 };
 
@@ -753,10 +753,35 @@ static int64_t ts_step(struct tsz *z, uint32_t j, const uint32_t *path, uint32_t
 	}
 	if (best == INT64_MAX || (best > 0 && !kick))
 		return INT64_MAX;
-	log[*nlog] = (struct ts_touch){ bx, j, lft_get(z->l, bx, z->lid[j]) };
+	log[*nlog] = (struct ts_touch){ .x = bx, .j = j, .orig = lft_get(z->l, bx, z->lid[j]) };
 	*nlog += 1;
 	ts_move(z, bx, j, bp);
 	return best;
+}
+
+static int cmp_touch(const void *a, const void *b)
+{
+	const struct ts_touch *x = a, *y = b;
+
+	if (x->x != y->x)
+		return x->x < y->x ? -1 : 1;
+	if (x->j != y->j)
+		return x->j < y->j ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The distinct entries of @log[0..n) now off the port they had first (sorts @log). */
+static uint32_t ts_moved(const struct tsz *z, struct ts_touch *log, uint32_t n)
+{
+	uint32_t moved = 0;
+
+	for (uint32_t i = 0; i < n; i++)
+		log[i].seq = i;
+	qsort(log, n, sizeof(*log), cmp_touch);
+	for (uint32_t i = 0; i < n; i++)
+		if (!i || log[i].x != log[i - 1].x || log[i].j != log[i - 1].j)
+			moved += lft_get(z->l, log[i].x, z->lid[log[i].j]) != log[i].orig;
+	return moved;
 }
 
 /*
@@ -796,13 +821,7 @@ static uint32_t ts_search(struct tsz *z)
 		nlog--;
 		ts_move(z, log[nlog].x, log[nlog].j, log[nlog].orig);
 	}
-	for (uint32_t i = 0; i < nlog; i++) {	/* distinct entries now off their first port */
-		bool first = true;
-
-		for (uint32_t k = 0; k < i && first; k++)
-			first = log[k].x != log[i].x || log[k].j != log[i].j;
-		moved += first && lft_get(z->l, log[i].x, z->lid[log[i].j]) != log[i].orig;
-	}
+	moved = ts_moved(z, log, nlog);
 	free(log);
 	return moved;
 }
