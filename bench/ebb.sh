@@ -20,11 +20,7 @@ sim_workdir
 sim_plugin_env "$build/opensm/.libs"
 net=$top/fabrics/frame-director-full.net
 for eng in minhop dfsssp ffroute; do
-	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
-	sim_start "$net" </dev/null >/dev/null
-	sim_bench_conf "$eng"
-	sim_opensm </dev/null >/dev/null 2>&1 || true
-	sim_stop
+	sim_bench_sweep "$net" "$eng"
 	[ -s "$SIM_DIR/dump/opensm-lfts.dump" ] || { echo "bench/ebb.sh: $eng dumped no LFTs" >&2; exit 1; }
 	mv "$SIM_DIR/dump" "$SIM_DIR/$eng"
 	for nb in 32 4096; do

@@ -25,15 +25,6 @@ gen=$top/tests/lib/gen_foreign.py
 python3 "$gen" directors 64 16 2 16 8 3 >"$SIM_DIR/directors-1024.topo"
 python3 "$gen" superpod 4 32 8 4 8 8 2 5 >"$SIM_DIR/superpod-1024.topo"
 
-# route_secs LOG ENGINE: from "building routing with" to "tables configured"
-route_secs() {
-	awk -v e="$2" '
-		function t(l, a) { split($3, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] + $4 / 1e6 }
-		index($0, "building routing with \047" e "\047") && !s { s = t() }
-		/tables configured on all switches/ && s && !d { d = t() }
-		END { if (s && d) printf "%.3f", d - s; else printf "-" }' "$1"
-}
-
 # row FABRIC HOW SECONDS CHECK.json: one table row
 row() {
 	jq -r --arg f "$1" --arg h "$2" --arg s "$3" '.metrics as $m |
@@ -59,20 +50,15 @@ for f in directors directors-hetero superpod-small superpod-hetero directors-102
 	net=$SIM_DIR/$f.net
 	"$ff" convert --to net -o "$net" "$topo" 2>/dev/null
 	for eng in dfsssp nue ffroute; do
-		rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
-		sim_start "$net" </dev/null >/dev/null
-		sim_bench_conf "$eng"
-		sim_opensm </dev/null >/dev/null 2>&1 || true
-		sim_stop
-		used=$(grep -o -E "[a-z0-9]+ tables configured on all switches" "$SIM_DIR/opensm.log" |
-			tail -1 | cut -d' ' -f1)
+		sim_bench_sweep "$net" "$eng"
+		used=$(sim_engine_used)
 		how="$eng (OpenSM)"
 		[ "$used" = "$eng" ] || how="$eng (OpenSM: fell back to ${used:-nothing})"
 		: >"$SIM_DIR/c.json"
 		[ -s "$SIM_DIR/dump/opensm-lfts.dump" ] &&
 			{ "$ff" check --json --bisections 4096 "$SIM_DIR/dump" >"$SIM_DIR/c.json" 2>/dev/null || true; }
 		if [ -s "$SIM_DIR/c.json" ]; then
-			row "$f" "$how" "$(route_secs "$SIM_DIR/opensm.log" "$eng")" "$SIM_DIR/c.json" >>"$out"
+			row "$f" "$how" "$(sim_route_secs "$eng" -)" "$SIM_DIR/c.json" >>"$out"
 		else
 			echo "| $f | $how | - | no tables | | | | | | | | |" >>"$out"
 		fi

@@ -15,30 +15,37 @@
  * shifts of the most loaded link was 4.69 against dfsssp's 4.35.
  *
  * What.  The zone's compute endpoints in the checker's order (chk_endpoints)
- * and a set of permutations: the zone's shift permutations (every shift up
- * to the budget, else a seeded sample), and with rails each rail's own
- * shifts.  Loads are kept per permutation and switch-to-switch channel.
- * A permutation sends at most one flow into each destination, so moving the
- * entry (x, j) touches one flow per permutation: the one into j, if its
- * path passes x.  A move is kept when the sum over permutations of (most
- * loaded channel, then how many channels carry that much) does not grow; a
- * permutation at its leaf bound (flows out of and into each leaf over its
- * cabled switch links, as the checker counts it) counts as the bound.
- * Moves are drawn from flows on a most loaded channel of a permutation
- * above its bound, from a fixed seed: deterministic.  The search stops when
- * every permutation is at its bound, after TS_ITERS moves, TS_STEPS
- * switch hops walked, or 2n moves without a better sum.
+ * and families of permutations: every shift of them (at most
+ * TS_ALL_SHIFTS + 1 endpoints: a sample would be searched and the shifts
+ * left out would pay), and with rails every shift of each rail's.  Loads
+ * are kept per permutation and switch-to-switch port.  A permutation sends
+ * at most one flow into each destination, so moving the entry (x, j)
+ * touches one flow per permutation: the one into j, if its path passes x.
+ * A move is kept when the sum over permutations of (most loaded channel,
+ * then how many channels carry that much) does not grow; a permutation at
+ * its bound counts as the bound: the checker's shift_lb_sp (leaves, parts,
+ * shortest paths between leaves) when every route between the zone's
+ * leaves is a shortest path, else its shift_lb.  Moves are drawn from
+ * flows on a most loaded channel of a permutation above its bound, from a
+ * fixed seed: deterministic.  After n tries without a better sum, a few
+ * moves are made whatever they cost (TS_KICKS times at most), and the best
+ * tables seen are kept.  The search stops when every permutation is at its
+ * bound, after TS_ITERS moves, 4 x TS_ITERS tries or TS_STEPS switch hops
+ * walked.  Zones whose HFReduce digits were searched (route_dbt.c) are
+ * left alone, and so is a zone where TS_FIRST evenly spread permutations
+ * are all at their bound (a healthy tree D-mod-K routes).
  *
  * What is kept.  A move replaces the next hop of x toward j by another
  * port of x in the same direction (up or down) whose switch reaches j in
  * as many hops, going only down when x went down and up*\/down* otherwise,
- * at the same link rate and in the same low-speed subtree: every route
- * stays minimal, up*\/down* on the zone's one VL, and no faster.  Entries
- * on a path that is not plain up*\/down* inside the zone (a switch-LID
- * turn, a route from another zone or a bridge) are fixed: the SLs and VLs
- * of those paths were chosen for the hops they have.  Other classes,
- * switch LIDs and healthy zones (every permutation at its bound) are
- * untouched.
+ * at the same link rate and rate bottleneck, never into or through a
+ * low-speed subtree: every route keeps its length and stays up*\/down* on
+ * the zone's one VL, and no slower.  Entries on a path that is not plain
+ * up*\/down* inside the zone (a switch-LID turn, a route from another zone
+ * or a bridge) and entries toward a subtree's HCAs are fixed: the SLs and
+ * VLs of those paths were chosen for the hops they have, and subtrees
+ * spread their own (route_subtree.c).  Other classes, switch LIDs and
+ * healthy zones are untouched.
  *
  * Cost: O(switches x n) to find the fixed entries, memory O(permutations x
  * channels) for the loads (at most TS_MAX_CELLS), then at most TS_STEPS
@@ -64,7 +71,7 @@ _Static_assert(TS_ALL_SHIFTS + 2 < TS_HMAX, "a channel's load stays below TS_HMA
 #define TS_KICK_MOVES 4u	/* moves made whatever they cost, per escape */
 #define TS_MAX_FAM 33u		/* families of shifts: the zone's and 32 rails' at most */
 
-enum ts_state { TS_UNKNOWN = 0, TS_DOWN, TS_UPDOWN, TS_OTHER };
+enum ts_state { TS_DOWN = 1, TS_UPDOWN, TS_OTHER };
 
 struct tsz {
 	struct rt *r;

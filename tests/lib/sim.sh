@@ -194,6 +194,33 @@ qos TRUE"
 	return 0
 }
 
+# sim_bench_sweep NET ENGINE: one OpenSM sweep of ENGINE (sim_bench_conf) on
+# a fresh ibsim of NET, the tables dumped into $SIM_DIR/dump; 1 if ibsim did
+# not start (OpenSM's own failure is the benchmark's to report)
+sim_bench_sweep() {
+	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
+	sim_start "$1" </dev/null >/dev/null || return 1
+	sim_bench_conf "$2"
+	sim_opensm </dev/null >/dev/null 2>&1 || true
+	sim_stop
+}
+
+# sim_engine_used: the engine whose tables the last sweep configured, from its log
+sim_engine_used() {
+	grep -o -E "[a-z0-9]+ tables configured on all switches" "$SIM_DIR/opensm.log" |
+		tail -1 | cut -d' ' -f1
+}
+
+# sim_route_secs ENGINE [NONE]: seconds from "building routing with ENGINE"
+# to "tables configured" in the last sweep's log, else NONE (default null)
+sim_route_secs() {
+	awk -v e="$1" -v none="${2:-null}" '
+		function t(l, a) { split($3, a, ":"); return a[1] * 3600 + a[2] * 60 + a[3] + $4 / 1e6 }
+		index($0, "building routing with \047" e "\047") && !s { s = t() }
+		/tables configured on all switches/ && s && !d { d = t() }
+		END { if (s && d) printf "%.3f", d - s; else printf "%s", none }' "$SIM_DIR/opensm.log"
+}
+
 # sim_plugin_env LIBDIR: OpenSM dlopen()s "libffroute.so" by name, with the
 # ordinary loader search.
 sim_plugin_env() {
