@@ -20,9 +20,7 @@ build=$(cd "${1:-$top/build}" && pwd)
 [ $# -gt 1 ] && shift || set --
 ff=$build/tools/ffroute
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 [ $# -eq 0 ] && set -- "$top/fabrics/frame-director-full.net" "$top/fabrics/ff2-bridge-full.net" \
 	"$top/fabrics/rail3-full.net"
 engines=${ENGINES:-"minhop updn minhop+cache updn+cache ftree dfsssp nue ffroute"}

@@ -17,9 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 ff=$build/tools/ffroute
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 log=$SIM_DIR/opensm.log
 net=$top/fabrics/ff2-bridge-full.net
 fail() { echo "classes: $*" >&2; exit 1; }

@@ -15,9 +15,7 @@ ff=$build/tools/ffroute
 out=$top/bench/ebb.md
 seeds=16
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 net=$top/fabrics/frame-director-full.net
 for eng in minhop dfsssp ffroute; do
 	sim_bench_sweep "$net" "$eng"

@@ -18,9 +18,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
 ff=$build/tools/ffroute
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 engines=${ENGINES:-"minhop updn ftree dfsssp nue ffroute"}
 log=$SIM_DIR/opensm.log
 fail() { echo "hetero: $*" >&2; exit 1; }

@@ -11,9 +11,7 @@ build=$(cd "${1:-$top/build}" && pwd)
 hfr=$build/contrib/hfreduce/hfreduce-check
 out=$top/bench/hfreduce.md
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 : >"$SIM_DIR/rows"
 {
 	echo "# hfreduce-check on the full Fire-Flyer 2 fabric and the full frame (bench/hfreduce.sh)"

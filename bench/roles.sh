@@ -19,9 +19,7 @@ lines=${2:-2000}
 ff=$build/tools/ffroute
 net=$top/fabrics/ff2-bridge-full.net
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 log=$SIM_DIR/opensm.log
 awk -v n="$lines" 'BEGIN { for (i = 1; i <= n; i++) printf "/^cn%04d mlx5_0$/ compute\n", i }' \
 	>"$SIM_DIR/site.roles"

@@ -34,9 +34,7 @@ seed=${SEED:-1}
 [ $# -gt 2 ] && shift 2 || set --
 ff=$build/tools/ffroute
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 [ $# -eq 0 ] && set -- "$top/fabrics/ff2-bridge-small.net"
 log=$SIM_DIR/opensm.log
 fail() { echo "soak: $*" >&2; exit 1; }

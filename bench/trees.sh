@@ -16,9 +16,7 @@ ff=$build/tools/ffroute
 out=$top/bench/trees.md
 make -C "$build" -s >/dev/null
 . "$top/tests/lib/sim.sh"
-sim_require
-sim_workdir
-sim_plugin_env "$build/opensm/.libs"
+sim_bench_start "$build"
 cd "$SIM_DIR"
 SIM_OSM_TIMEOUT=${SIM_OSM_TIMEOUT:-600}
 gen=$top/tests/lib/gen_foreign.py

@@ -41,7 +41,13 @@
  * to m / 2 distinct, the least slack that frees the tree: any m
  * consecutive destinations then still hold a digit at most twice, so no
  * shift loads a link more than twice, as with rank mod m.  When m
- * divides n, rank mod m is contention-free for shifts and stays.
+ * divides n, rank mod m is contention-free for shifts, but not for the
+ * tree (on Fire-Flyer 2's 600 ranks under 20 spines, 4 transfers of the
+ * ramp-down at 3/4 of their rate); there the search keeps windows of
+ * m - 1 (a shift loads a link twice at most), and its digits are taken
+ * only if the shifts' mean of most loaded up-links stays within
+ * DBT_SHIFT_COST of rank mod m's 1 (600 ranks under 20 spines: 1.10;
+ * 24 under 4: 1.35, so rank mod m stays and the tree keeps its overload).
  *
  * Jobs (route_opts.jobs: a scheduler's jobs file).  The transfers to
  * keep free are then those of the running jobs rather than of one
@@ -78,6 +84,7 @@
 
 #define DBT_EPS 1e-9
 #define DBT_ITERS 40000u	/* swaps tried per zone at most */
+#define DBT_SHIFT_COST 1.25	/* W = m dividing n: the shifts' mean the tree may cost (x) */
 #define DBT_MAX_RANKS 16384u	/* larger zones keep rank mod m (memory ~ 64 n log n bytes) */
 #define DBT_MAX_SLOTS (1u << 22)	/* (step, leaf, digit) load slots: 32 MiB; jobs beyond
 					 * it are left out, the smallest first */
@@ -86,6 +93,8 @@
 struct dbt {
 	uint32_t n, m, w, nleaf, nsteps;
 	bool inleaf;		/* W = m: swaps inside a leaf only, windows shorter than m */
+	bool modm_free;		/* inleaf, m divides n: rank mod m is free for shifts */
+	uint32_t wmin;		/* inleaf: the shortest windows tried */
 	uint32_t *leaf;		/* [n] compact leaf index of each rank */
 	uint32_t *lbeg;		/* [nleaf + 1] first rank of each leaf */
 	uint32_t *dig;		/* [n] current digit */
@@ -501,6 +510,37 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 	return 0;
 }
 
+/*
+ * The mean over the zone's shifts k of the most flows on a leaf's up-link
+ * under the current digits: per source leaf, the most of its ranks whose
+ * destination has one digit (swaps inside a leaf keep every down-link at
+ * one destination).  Every shift up to 1,024 of them, else 1,024 evenly
+ * spread: O(n min(n, 1024)).
+ */
+static double shift_mean(const struct dbt *z)
+{
+	uint32_t *cnt = calloc(z->m, sizeof(*cnt)), step = (z->n + 1023) / 1024, sum = 0, ns = 0;
+
+	if (!cnt)
+		return 0;
+	for (uint32_t k = 1; k < z->n; k += step, ns++) {
+		uint32_t mx = 0;
+
+		for (uint32_t l = 0; l < z->nleaf; l++) {
+			for (uint32_t i = z->lbeg[l]; i < z->lbeg[l + 1]; i++) {
+				uint32_t c = ++cnt[z->dig[(i + k) % z->n]];
+
+				mx = c > mx ? c : mx;
+			}
+			for (uint32_t i = z->lbeg[l]; i < z->lbeg[l + 1]; i++)
+				cnt[z->dig[(i + k) % z->n]] = 0;
+		}
+		sum += mx;
+	}
+	free(cnt);
+	return ns ? (double)sum / ns : 0;
+}
+
 /* ---- zones --------------------------------------------------------------------- */
 
 /*
@@ -539,11 +579,13 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 		prev = i;
 		n++;
 	}
-	if (n < 4 || n > DBT_MAX_RANKS || z->nleaf < 2 || z->w > z->m || (z->w == z->m && n % z->m == 0))
+	if (n < 4 || n > DBT_MAX_RANKS || z->nleaf < 2 || z->w > z->m)
 		return 0;
-	if (z->w == z->m) {	/* rank mod m already loads 2 where a window wraps */
+	if (z->w == z->m) {	/* see the top: windows of m - 1 at most */
 		z->inleaf = true;
 		z->w = z->m - 1;
+		z->modm_free = n % z->m == 0;
+		z->wmin = z->modm_free ? z->m - 1 : (z->m + 1) / 2;
 	}
 	z->n = n;
 	z->leaf = malloc((size_t)n * sizeof(*z->leaf));
@@ -628,6 +670,7 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 	struct rt_job *jobs = NULL;
 	uint32_t *bad = NULL, maxbad = 4096, k = 0, nj = 0, out = 0;
 	uint32_t nslot = (r->o->jobs ? r->o->jobs->n : 0) + 1;	/* zone_jobs' array */
+	bool keep = true;	/* the digits searched */
 	int rc;
 
 	memset(&z, 0, sizeof(z));
@@ -646,19 +689,22 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 	if (!rc) {
 		z.rng = 0x44425444u ^ z.n;	/* "DBTD" */
 		rc = dbt_search(&z, bad, maxbad);
-		while (!rc && z.inleaf && z.ov > DBT_EPS && z.w > (z.m + 1) / 2) {
+		while (!rc && z.inleaf && z.ov > DBT_EPS && z.w > z.wmin) {
 			z.w--;	/* windows one shorter: the least slack that frees the tree */
 			rc = dbt_search(&z, bad, maxbad);
 		}
+		/* rank mod m loads every shift's links once: the tree may cost them
+		 * DBT_SHIFT_COST, no more (else rank mod m stays, overload and all) */
+		keep = !z.modm_free || shift_mean(&z) <= DBT_SHIFT_COST;
 	}
 	if (!rc) {
-		for (uint32_t i = lo; i < hi; i++)
+		for (uint32_t i = lo; i < hi && keep; i++)
 			if (d[i].tc == CLS_TC_COMPUTE)
 				d[i].rank = d[i].rank / z.m * z.m + z.dig[k++];
 		int16_t zn = rt_zone(r, d[lo].attach);
 
 		r->dbt_zones++;
-		r->dbt_left += z.ov > DBT_EPS;
+		r->dbt_left += z.ov > DBT_EPS || !keep;
 		if (!r->dbt_done && !(r->dbt_done = calloc(r->c->nzones + 1, 1)))
 			rc = -ENOMEM;
 		else if (zn >= 0 && (uint32_t)zn < r->c->nzones)

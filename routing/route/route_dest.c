@@ -789,7 +789,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 		/* parallel links: by the digit where D-mod-K reached this level, else by load;
 		 * the tied candidates are mostly one group: one division for all */
 		k.grot = 0;
-		if (g > 1 && r->dk_m[low] > 1) {
+		if (g > 1 && r->dk_m[low] > 1 && !(lv == 1 && r->c->dir[p] == CLS_DIR_XZONE)) {
 			uint32_t dig = link_digit(r, low, s);
 
 			if (dig != gdig || g != gn)
@@ -811,7 +811,9 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	/* above the leaves, count the routes passing through s too (inter-zone
 	 * balance); a leaf balances its own routes (per-class up-link balance) */
 	r->load[dst->tc][r->c->group[best]] += lv == 1 ? 1 : r->sub[s];
-	r->pload[dst->tc][best]++;
+	/* a leaf's inter-zone link carries the routes of every switch behind
+	 * the leaf: its parallel links split those, not the leaf's own */
+	r->pload[dst->tc][best] += lv == 1 && r->c->dir[best] == CLS_DIR_XZONE ? r->sub[s] : 1;
 	if (r->by_pos && r->peer[best] != TOPO_NONE)
 		r->el[r->peer[best]] += r->hw[s];
 	return best;

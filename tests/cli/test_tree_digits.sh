@@ -16,6 +16,9 @@
 #      shift max stays 2, the shift mean moves by less than 0.01 and the
 #      per-class spreads stay; the full multiframe (W = m, 800 per zone)
 #      keeps rank mod m: byte-identical tables with and without the option;
+#   4b. W = m dividing n (another generator's Fire-Flyer 2, 10 HCAs under
+#      10 spines per leaf): the tree is freed at a shifts' mean <= 1.25;
+#      where that costs more (4 under 4), rank mod m stays;
 #   5. routing twice gives identical bytes.
 # Needs jq.  Environment: FFROUTE, top_srcdir, top_builddir.  Exit 0 / 1 / 77.
 
@@ -52,6 +55,14 @@ strict() {
 		ok "$1 $3 $4/$5: --strict exit $rc ($(grep -o '([0-9.]* %)' "$TMP/h.txt" | head -1))"
 	else
 		not_ok "$1 $3 $4/$5: --strict exit $rc, want $2" "$TMP/h.txt"
+	fi
+}
+
+same_tables() {	# same_tables NAME WHAT: NAME and NAME-plain hold the same tables
+	if cmp -s "$TMP/$1/opensm-lfts.dump" "$TMP/$1-plain/opensm-lfts.dump"; then
+		ok "$2: rank mod m kept (identical tables with and without tree digits)"
+	else
+		not_ok "$2: tables differ with tree digits"
 	fi
 }
 
@@ -96,11 +107,26 @@ expect frame '.metrics.uplink_spread_compute <= 1 and .metrics.downlink_spread_c
 expect frame '.hard_findings == 0'
 route mf "$FAB/multiframe-director-full.net"
 route mf-plain "$FAB/multiframe-director-full.net" --no-tree-digits
-if cmp -s "$TMP/mf/opensm-lfts.dump" "$TMP/mf-plain/opensm-lfts.dump"; then
-	ok "multiframe (W = m, m | n): identical tables with and without tree digits"
-else
-	not_ok "multiframe (W = m, m | n): tables differ with tree digits"
-fi
+same_tables mf "multiframe (W = m, m | n)"
+
+# ---- 4b. W = m dividing n, another generator's Fire-Flyer 2 (ff2-cross: 10 HCAs
+# under 10 spines on every compute leaf): rank mod m is free for shifts but
+# not for the tree; windows of m - 1 free it at a shifts' mean within 1.25
+# of 1.  ff2-leaf2leaf-small (4 under 4): the tree would cost 1.35, so
+# rank mod m stays (the same tables as without the option).
+FOR=$top_srcdir/tests/data/foreign
+route cross "$FOR/ff2-cross.topo"
+route cross-plain "$FOR/ff2-cross.topo" --no-tree-digits
+for job in zone:0 zone:1; do
+	strict cross 0 $job 256M 4M
+	strict cross-plain 1 $job 256M 4M
+done
+"$FFROUTE" check "$TMP/cross" --json >"$TMP/cross.json" 2>"$TMP/cross.cerr"
+expect cross '.metrics.shift_zone0_max == 2 and .metrics.shift_zone0_mean <= 1.25 and .metrics.shift_zone1_mean <= 1.25'
+expect cross '.hard_findings == 0'
+route l2ls "$FOR/ff2-leaf2leaf-small.topo"
+route l2ls-plain "$FOR/ff2-leaf2leaf-small.topo" --no-tree-digits
+same_tables l2ls "ff2-leaf2leaf-small (W = m = 4, m | n)"
 
 # ---- 5. determinism ----------------------------------------------------------------------
 route ff2-again "$FAB/ff2-bridge-full.net"

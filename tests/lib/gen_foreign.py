@@ -37,12 +37,14 @@ usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
   (4 hosts each) under 2 spines of their own, joined to the cores.  Host
   HCAs share their host's SystemImageGUID and are described
   "dgx-suU-NN mlx5_K"; the switches stay unconfigured.
-       gen_foreign.py ff2 S L CL D K P SEED > OUT.topo
-  Fire-Flyer 2 cabled leaf to leaf between the zones' storage leaves: two
-  zones of S spines and L leaves of D host ports, CL compute leaves (D
-  unconfigured HCAs each), storage leaves after them, the first K with P
-  links to the same leaf of the other zone; storage servers "stNNN
-  mlx5_Z" with one HCA per zone on the same leaf index.
+       gen_foreign.py ff2 S L CL D K P SEED [cable=leaf|cross|spine] > OUT.topo
+  Fire-Flyer 2 with two zones of S spines and L leaves of D host ports, CL
+  compute leaves (D unconfigured HCAs each), storage leaves after them;
+  storage servers "stNNN mlx5_Z" with one HCA per zone on the same leaf
+  index.  Between the zones, K times P links: leaf (default) from each of
+  the first K storage leaves to the same leaf of the other zone, cross to
+  the next storage leaf of the other zone, spine from each of the first K
+  spines to the same spine of the other zone.
 
 Any kind may end with (after its SEED):
   slow=K,H,U   K low-speed subtrees: a switch with H unconfigured HCAs at
@@ -155,31 +157,39 @@ def superpod(args, rng):
 
 
 def ff2(args, rng):
-    """Fire-Flyer 2 cabled leaf to leaf: two zones of S spines and L leaves
-    (every leaf one link to every spine of its zone, D host ports).  Per
-    zone, leaves 0..CL-1 hold D compute HCAs each; the other leaves hold
-    storage HCAs, and the first K of them also P links to the same leaf of
-    the other zone (so D - P storage HCAs there, D on the rest).  A storage
-    server is one HCA in each zone on the same leaf index, sharing a
-    SystemImageGUID."""
+    """Fire-Flyer 2 cabled between the zones: two zones of S spines and L
+    leaves (every leaf one link to every spine of its zone, D host ports).
+    Per zone, leaves 0..CL-1 hold D compute HCAs each; the other leaves
+    hold storage HCAs.  A storage server is one HCA in each zone on the
+    same leaf index, sharing a SystemImageGUID.  The inter-zone cabling
+    (cable=, after SEED): leaf (default) P links from each of the first K
+    storage leaves to the same leaf of the other zone (D - P storage HCAs
+    there); cross the same from storage leaf k to storage leaf (k + 1) mod
+    K of the other zone; spine P links from each of the first K spines to
+    the same spine of the other zone (D storage HCAs on every leaf)."""
     S, L, CL, D, K, P = map(int, args[:6])
+    cable = next((a[6:] for a in args if a.startswith("cable=")), "leaf")
+    if cable not in ("leaf", "cross", "spine"):
+        sys.exit("gen_foreign.py: cable=%s: leaf, cross or spine" % cable)
     leaf = lambda z, l: z * (S + L) + l
     spine = lambda z, j: z * (S + L) + L + j
     edges, named = [], []
     for z in range(2):
         for l in range(L):
             edges += [(leaf(z, l), spine(z, j)) for j in range(S)]
-    for l in range(CL, CL + K):
-        edges += [(leaf(0, l), leaf(1, l))] * P
+    for k in range(K):
+        a, b = (spine(0, k), spine(1, k)) if cable == "spine" else \
+            (leaf(0, CL + k), leaf(1, CL + ((k + 1) % K if cable == "cross" else k)))
+        edges += [(a, b)] * P
     n = 0
     for z in range(2):
         for l in range(CL):
             named += [(leaf(z, l), None, "") for _ in range(D)]
     for l in range(CL, L):
-        for i in range(D - (P if l < CL + K else 0)):
+        for i in range(D - (P if l < CL + K and cable != "spine" else 0)):
             n += 1
             named += [(leaf(z, l), "st%03d" % n, "mlx5_%d" % z) for z in range(2)]
-    return 2 * (S + L), edges, named, max(D + S, 2 * S) + 4
+    return 2 * (S + L), edges, named, max(D + S, 2 * S, L + P if cable == "spine" else 0) + 4
 
 
 def extras(args, rng, nsw, edges, hosts, radix):

@@ -13,6 +13,7 @@
 #                          log in $SIM_DIR/opensm.log; extra lines for the
 #                          config file come from $SIM_OSM_CONF
 #   sim_plugin_env LIBDIR  let OpenSM load libffroute.so from LIBDIR
+#   sim_bench_start BUILDDIR  a benchmark's start: the three above
 #   sim_stop               stop what sim_start started (by PID)
 # Every ibsim gets a unique socket name, so parallel runs never collide.
 
@@ -192,6 +193,15 @@ sim_bench_conf() {
 	[ "$1" = ffroute ] || SIM_OSM_CONF="$SIM_OSM_CONF
 qos TRUE"
 	return 0
+}
+
+# sim_bench_start BUILDDIR: what a benchmark under ibsim starts with: ibsim
+# and OpenSM present (else exit 77), a work directory ($SIM_DIR, removed
+# on exit), OpenSM finding BUILDDIR's plugin
+sim_bench_start() {
+	sim_require
+	sim_workdir
+	sim_plugin_env "$1/opensm/.libs"
 }
 
 # sim_bench_sweep NET ENGINE: one OpenSM sweep of ENGINE (sim_bench_conf) on
