@@ -403,6 +403,7 @@ static int port_groups(struct rt *r)
 static void rt_free(struct rt *r)
 {
 	rt_scratch_free(r);
+	rt_exits_free(r);
 	free(r->dbt_done);
 	free(r->upg_off);
 	free(r->upg);
@@ -492,6 +493,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = switch_ports(&r);
 	if (!rc)
 		rc = rt_scratch_alloc(&r);	/* sized by the switch ports */
+	if (!rc)
+		rc = rt_exits(&r);
 	if (!rc && !(d = destinations(t, c, o, &nd)))
 		rc = -ENOMEM;
 	if (!rc)

@@ -414,6 +414,7 @@ static void designate(struct rt *r, const struct rt_dest *dst)
 	const struct topo *t = r->t;
 	uint32_t u = dst->attach, rank = dst->rank;
 
+	rt_exit_designate(r, dst);
 	r->ndesig = 0;
 	r->open_lv = UINT8_MAX;
 	r->desig[r->ndesig++] = u;
@@ -590,8 +591,28 @@ static inline uint32_t link_digit(const struct rt *r, uint8_t low, uint32_t s)
 }
 
 /*
- * The first three keys (rail, preference, D-mod-K target) of candidate
- * port @p, packed so that a smaller number is a better candidate.
+ * Whether candidate port @p of a switch outside the destination's zone
+ * leads away from the inter-zone entry designated for it (route_exit.c):
+ * not that port at its switch, elsewhere not one hop nearer its switch.
+ */
+static inline bool off_entry(const struct rt *r, uint32_t p)
+{
+	uint32_t s = r->t->port_node[p], w = r->peer[p];
+
+	if (r->xport == TOPO_NONE)
+		return false;
+	s = r->t->node_sw[s];
+	if (rt_zone(r, s) == r->xzone)
+		return false;
+	if (s == r->xtail)
+		return p != r->xport;
+	return w == TOPO_NONE || r->xd[s] == RT_INF || r->xd[w] + 1u != r->xd[s];
+}
+
+/*
+ * The first four keys (rail, inter-zone entry, preference, D-mod-K
+ * target) of candidate port @p, packed so that a smaller number is a
+ * better candidate.
  */
 static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint32_t p,
 			    uint32_t target)
@@ -603,7 +624,7 @@ static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint3
 
 	if (r->c->below[r->t->port_node[p]])
 		return (uint32_t)other_rail << 20;	/* out of a subtree: by load alone */
-	return (uint32_t)other_rail << 20 | pf << 1 |
+	return (uint32_t)other_rail << 20 | (uint32_t)off_entry(r, p) << 19 | pf << 1 |
 	       (uint32_t)(r->dir[p] == CLS_DIR_UP && w != target);
 }
 
@@ -617,7 +638,8 @@ static uint32_t primary_key(const struct rt *r, const struct rt_dest *dst, uint3
 static bool up_by_target(const struct rt *r, uint32_t s, const struct rt_dest *dst,
 			 uint32_t target)
 {
-	if (r->mode[s] != RM_UP || target == TOPO_NONE || (r->rails && dst->rail >= 0))
+	if (r->mode[s] != RM_UP || target == TOPO_NONE || (r->rails && dst->rail >= 0) ||
+	    (r->xport != TOPO_NONE && rt_zone(r, s) != r->xzone))	/* off_entry() decides */
 		return false;
 	return peer_pref(r, s) >= pref(r, target);
 }

@@ -112,6 +112,14 @@ struct rt {
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 	uint32_t *order, norder;	/* labelled switches by decreasing distance */
 	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */
+	/* inter-zone entries (route_exit.c), shared by both threads: per zone
+	 * the ports entering it, their switches, and per such port every
+	 * switch's hops to its switch outside the zone; NULL with one zone */
+	uint32_t *xin_off, *xin, *xin_sw;	/* CSR [nzones + 1] / ports / switch ordinals */
+	uint16_t *xdist;		/* [entering ports][nsw] */
+	uint32_t xport, xtail;		/* the current destination's entry (TOPO_NONE: none) */
+	int16_t xzone;			/* ... the zone it enters */
+	const uint16_t *xd;		/* ... its row of xdist */
 	uint8_t *turn_bits;		/* [nports * turn_stride]: (in port, out port number)
 					 * pairs where a route turns (up->up or down->down);
 					 * lazily allocated */
@@ -224,6 +232,11 @@ int rt_rooted_dirs(struct rt *r);
 /** rt_rooted_needed - whether the current labels leave a CA's switch to the fallback */
 bool rt_rooted_needed(struct rt *r);
 /** rt_scratch_alloc / rt_scratch_free - one router's per-destination scratch (route_all.c) */
+/* route_exit.c: the inter-zone entry of each compute destination (see there) */
+int rt_exits(struct rt *r);
+void rt_exits_free(struct rt *r);
+void rt_exit_designate(struct rt *r, const struct rt_dest *dst);
+
 int rt_scratch_alloc(struct rt *r);
 void rt_scratch_free(struct rt *r);
 /** rt_route_all - route every destination, on two threads when it pays (route_all.c);
