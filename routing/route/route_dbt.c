@@ -24,8 +24,8 @@
  *
  * Where.  Per zone, only where the model is exact: every compute
  * destination of the zone is one LID (LMC 0) on a leaf, all those leaves
- * have the same up-group of m spines, one link to each, and W < m, with
- * at most DBT_MAX_RANKS of them.  Elsewhere the digits stay rank mod m.
+ * have the same up-group of m spines, one link to each, and W <= m (W = m
+ * below), with at most DBT_MAX_RANKS of them.  Elsewhere the digits stay rank mod m.
  * A leaf that lost links to spines of its group (holes, route_pos.c)
  * still counts as having them: the digits are those of the healthy
  * fabric, so a failed link moves only the routes that crossed it (the
@@ -74,6 +74,7 @@
  * ~ 4H, transfers ~ 4n), then a few thousand swaps of O(W + H * 6) each.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -513,7 +514,7 @@ static int dbt_search(struct dbt *z, uint32_t *bad, uint32_t maxbad)
 /*
  * The mean over the zone's shifts k of the most flows on a leaf's up-link
  * under the current digits: per source leaf, the most of its ranks whose
- * destination has one digit (swaps inside a leaf keep every down-link at
+ * destination, on another leaf, has one digit (swaps inside a leaf keep every down-link at
  * one destination).  Every shift up to 1,024 of them, else 1,024 evenly
  * spread: O(n min(n, 1024)).
  */
@@ -522,14 +523,17 @@ static double shift_mean(const struct dbt *z)
 	uint32_t *cnt = calloc(z->m, sizeof(*cnt)), step = (z->n + 1023) / 1024, sum = 0, ns = 0;
 
 	if (!cnt)
-		return 0;
+		return HUGE_VAL;	/* unknown: rank mod m stays */
 	for (uint32_t k = 1; k < z->n; k += step, ns++) {
 		uint32_t mx = 0;
 
 		for (uint32_t l = 0; l < z->nleaf; l++) {
 			for (uint32_t i = z->lbeg[l]; i < z->lbeg[l + 1]; i++) {
-				uint32_t c = ++cnt[z->dig[(i + k) % z->n]];
+				uint32_t j = (i + k) % z->n, c;
 
+				if (z->leaf[j] == l)
+					continue;	/* stays on the leaf: no up-link */
+				c = ++cnt[z->dig[j]];
 				mx = c > mx ? c : mx;
 			}
 			for (uint32_t i = z->lbeg[l]; i < z->lbeg[l + 1]; i++)
@@ -705,10 +709,10 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 
 		r->dbt_zones++;
 		r->dbt_left += z.ov > DBT_EPS || !keep;
-		if (!r->dbt_done && !(r->dbt_done = calloc(r->c->nzones + 1, 1)))
+		if (keep && !r->dbt_done && !(r->dbt_done = calloc(r->c->nzones + 1, 1)))
 			rc = -ENOMEM;
-		else if (zn >= 0 && (uint32_t)zn < r->c->nzones)
-			r->dbt_done[zn] = 1;
+		else if (keep && zn >= 0 && (uint32_t)zn < r->c->nzones)
+			r->dbt_done[zn] = 1;	/* the digits are the search's */
 	}
 out:
 	for (uint32_t q = 0; jobs && q < nslot; q++)

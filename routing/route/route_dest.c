@@ -592,21 +592,25 @@ static inline uint32_t link_digit(const struct rt *r, uint8_t low, uint32_t s)
 
 /*
  * Whether candidate port @p of a switch outside the destination's zone
- * leads away from the inter-zone entry designated for it (route_exit.c):
- * not that port at its switch, elsewhere not one hop nearer its switch.
+ * leads away from the inter-zone entry designated for it from that
+ * switch's zone (else from the bridges; route_exit.c): not that port at
+ * its switch, elsewhere not one hop nearer its switch.
  */
 static inline bool off_entry(const struct rt *r, uint32_t p)
 {
-	uint32_t s = r->t->port_node[p], w = r->peer[p];
+	uint32_t s = r->t->node_sw[r->t->port_node[p]], w = r->peer[p], k;
+	int16_t zs;
+	const uint16_t *xd;
 
-	if (r->xport == TOPO_NONE)
+	if (!r->xon || (zs = rt_zone(r, s)) == r->xzone)
 		return false;
-	s = r->t->node_sw[s];
-	if (rt_zone(r, s) == r->xzone)
+	k = r->xsel[zs + 1] != UINT32_MAX ? r->xsel[zs + 1] : r->xsel[0];
+	if (k == UINT32_MAX)
 		return false;
-	if (s == r->xtail)
-		return p != r->xport;
-	return w == TOPO_NONE || r->xd[s] == RT_INF || r->xd[w] + 1u != r->xd[s];
+	if (s == r->xin_sw[k])
+		return p != r->xin[k];
+	xd = r->xdist + (size_t)k * r->nsw;
+	return w == TOPO_NONE || xd[s] == RT_INF || xd[w] + 1u != xd[s];
 }
 
 /*
@@ -639,7 +643,7 @@ static bool up_by_target(const struct rt *r, uint32_t s, const struct rt_dest *d
 			 uint32_t target)
 {
 	if (r->mode[s] != RM_UP || target == TOPO_NONE || (r->rails && dst->rail >= 0) ||
-	    (r->xport != TOPO_NONE && rt_zone(r, s) != r->xzone))	/* off_entry() decides */
+	    (r->xon && rt_zone(r, s) != r->xzone))	/* off_entry() decides */
 		return false;
 	return peer_pref(r, s) >= pref(r, target);
 }

@@ -8,6 +8,7 @@
 #include <ffroute/route.h>
 
 #define RT_INF 0xFFFFu
+#define RT_XZONES 16u	/* zones for inter-zone entries (route_exit.c) at most */
 #define RT_MAXD 254		/* longest route considered, in switch hops */
 #define RT_MAXDESIG 32		/* designated path length (levels) */
 #define RT_SL_TRANSIT 14	/* zone-less to zone-less: VL 1 in every zone */
@@ -112,14 +113,16 @@ struct rt {
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 	uint32_t *order, norder;	/* labelled switches by decreasing distance */
 	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */
-	/* inter-zone entries (route_exit.c), shared by both threads: per zone
-	 * the ports entering it, their switches, and per such port every
-	 * switch's hops to its switch outside the zone; NULL with one zone */
-	uint32_t *xin_off, *xin, *xin_sw;	/* CSR [nzones + 1] / ports / switch ordinals */
+	/* inter-zone entries (route_exit.c), shared by both threads: per
+	 * (zone entered, zone of the switch outside + 1; 0 zone-less) the
+	 * ports entering, their switches, and per such port every switch's
+	 * hops to its switch outside the zone; NULL with one zone */
+	uint32_t *xin_off, *xin, *xin_sw;	/* CSR [nzones * (nzones + 1) + 1] / ports / switches */
 	uint16_t *xdist;		/* [entering ports][nsw] */
-	uint32_t xport, xtail;		/* the current destination's entry (TOPO_NONE: none) */
-	int16_t xzone;			/* ... the zone it enters */
-	const uint16_t *xd;		/* ... its row of xdist */
+	/* the current destination's entries (per copy of struct rt) */
+	bool xon;			/* some */
+	int16_t xzone;			/* the zone they enter */
+	uint32_t xsel[RT_XZONES + 1];	/* per zone outside + 1: an index into xin, or UINT32_MAX */
 	uint8_t *turn_bits;		/* [nports * turn_stride]: (in port, out port number)
 					 * pairs where a route turns (up->up or down->down);
 					 * lazily allocated */

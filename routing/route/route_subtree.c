@@ -24,7 +24,8 @@
  * where, moved, it leaves both below that, the first such entry (lowest
  * LID) moves to its emptiest place.  Deterministic.
  *
- * Into a subtree, the same per link from the fast tree: the endpoint
+ * Into a subtree that hangs below the fast tree (not a slow part joined
+ * sideways, such as a whole older zone), the same per link from the fast tree: the endpoint
  * pairs each carries (a route's sources behind the switch where it
  * turns toward that link).  While the link with the most pairs per unit
  * of rate has a route that, moved at one switch outside the subtree to
@@ -52,7 +53,7 @@
 #include "route/route_int.h"
 
 #define SUB_MAX_UP 64		/* up-links of one subtree switch considered */
-#define IN_MOVES 8		/* moves per LID into a subtree at most */
+#define IN_MOVES 8		/* moves into a subtree at most: this many per LID of it, in all */
 
 /*
  * Hops and bottleneck rate from switch @w to @lid by the LFTs (chk_walk);
@@ -180,6 +181,7 @@ struct in_ctx {
 	struct rt *r;
 	uint32_t st;		/* the subtree */
 	uint32_t *link, nlink;	/* ports of fast switches into it */
+	uint32_t *lidx;		/* [nports] index in link, or IN_NONE */
 	uint64_t *load;		/* [nlink] endpoint pairs over each, so far */
 	struct in_path *pa;	/* [nsw] for the current LID */
 	uint64_t *hw;		/* [nsw] endpoints whose route passes each switch */
@@ -213,9 +215,8 @@ static bool in_walk(struct in_ctx *c, uint32_t x, uint32_t lid)
 		a->rate = rt_rate(r, p) < a->rate ? rt_rate(r, p) : a->rate;
 		if (i + 1 < path.nch && r->c->dir[p] != CLS_DIR_DOWN)
 			a->down = false;
-		for (uint32_t k = 0; a->entry == IN_NONE && k < c->nlink && q != TOPO_NONE; k++)
-			if (c->link[k] == p)
-				a->entry = k;
+		if (a->entry == IN_NONE && q != TOPO_NONE)
+			a->entry = c->lidx[p];
 	}
 	return a->entry != IN_NONE;
 }
@@ -229,18 +230,22 @@ static void in_state(struct in_ctx *c, uint32_t lid, bool count)
 	struct rt *r = c->r;
 	uint32_t n = 0;
 
-	for (uint32_t x = 0; x < r->nsw; x++) {
+	uint32_t at[CHK_MAX_HOPS + 1] = { 0 };
+
+	for (uint32_t x = 0; x < r->nsw; x++) {	/* by hops, farthest first (counting sort) */
 		c->hw[x] = r->c->subtree[rt_node(r, x)] == c->st ? 0 : r->nep[x];
 		if (in_walk(c, x, lid) && r->c->subtree[rt_node(r, x)] != c->st)
-			c->ord[n++] = x;
+			at[CHK_MAX_HOPS - c->pa[x].hops]++, n++;
 	}
-	for (uint32_t i = 1; i < n; i++)	/* by hops, farthest first (insertion: small n) */
-		for (uint32_t j = i; j > 0 && c->pa[c->ord[j - 1]].hops < c->pa[c->ord[j]].hops; j--) {
-			uint32_t tmp = c->ord[j];
+	for (uint32_t h = 0, sum = 0; h <= CHK_MAX_HOPS; h++) {
+		uint32_t k = at[h];
 
-			c->ord[j] = c->ord[j - 1];
-			c->ord[j - 1] = tmp;
-		}
+		at[h] = sum;
+		sum += k;
+	}
+	for (uint32_t x = 0; x < r->nsw; x++)
+		if (c->pa[x].entry != IN_NONE && r->c->subtree[rt_node(r, x)] != c->st)
+			c->ord[at[CHK_MAX_HOPS - c->pa[x].hops]++] = x;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t x = c->ord[i], y = rt_peer(r, r->t->port_off[rt_node(r, x)] +
 					   lft_get(r->out->lft, x, lid));
@@ -334,7 +339,8 @@ static bool in_move(struct in_ctx *c, uint32_t lid, uint32_t hi, uint32_t *x, ui
 			uint32_t p = r->swp[j], y = r->peer[p], lo, sw;
 			const struct in_path *b = y == TOPO_NONE ? NULL : &c->pa[y];
 
-			if (p == p0 || !b || !fast(r, y) || b->entry == IN_NONE ||
+			if (p == p0 || !b || !fast(r, y) || r->c->subtree[rt_node(r, y)] == c->st ||
+			    b->entry == IN_NONE ||
 			    b->entry == hi || r->c->dir[p] != r->c->dir[p0] ||
 			    b->hops + 1u != c->pa[s].hops || (r->c->dir[p] == CLS_DIR_DOWN && !b->down) ||
 			    (b->rate < rt_rate(r, p) ? b->rate : rt_rate(r, p)) < c->pa[s].rate ||
@@ -373,9 +379,9 @@ static uint32_t in_lids(const struct rt *r, uint32_t st, const uint8_t *turned, 
 
 /*
  * Subtree @st: while the link into it that carries the most endpoint
- * pairs per unit of rate has a route that, moved at one fast switch,
- * leaves both links below that, move it (the first LID, the emptiest
- * place).  At most IN_MOVES moves per LID.
+ * pairs per unit of rate has a route that, moved at one switch outside
+ * it (in_move()), leaves both links below that, move it (the first LID, the emptiest
+ * place).  At most IN_MOVES times its LIDs moves in all.
  */
 static void in_spread(struct in_ctx *c, uint32_t *lids)
 {
@@ -404,7 +410,7 @@ static void in_spread(struct in_ctx *c, uint32_t *lids)
 		lft_set(r->out->lft, x, lids[i], r->pnum[q]);
 		if (swap) {	/* x's counts stay */
 			lft_set(r->out->lft, x, swap, r->pnum[p0]);
-		} else {
+		} else if (!fast(r, x)) {	/* spread()'s counts of a subtree switch */
 			c->ucnt[p0]--;
 			c->ucnt[q]++;
 		}
@@ -425,8 +431,11 @@ static int spread_in(struct rt *r, const uint8_t *turned)
 	c.hw = malloc((size_t)r->nsw * sizeof(*c.hw));
 	c.ord = malloc((size_t)r->nsw * sizeof(*c.ord));
 	c.ucnt = calloc((size_t)t->nports + 1, sizeof(*c.ucnt));
-	if (!lids || !c.link || !c.load || !c.pa || !c.hw || !c.ord || !c.ucnt)
+	c.lidx = malloc(((size_t)t->nports + 1) * sizeof(*c.lidx));
+	if (!lids || !c.link || !c.load || !c.pa || !c.hw || !c.ord || !c.ucnt || !c.lidx)
 		rc = -ENOMEM;
+	for (uint32_t p = 0; !rc && p <= t->nports; p++)
+		c.lidx[p] = IN_NONE;
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {	/* spread()'s counts */
 		uint32_t p = t->lid_port[lid], node = p == TOPO_NONE ? 0 : t->port_node[p];
 
@@ -441,16 +450,28 @@ static int spread_in(struct rt *r, const uint8_t *turned)
 		}
 	}
 	for (c.st = 0; !rc && c.st < r->c->nsubtrees; c.st++) {
+		bool hangs = false;
+
 		c.nlink = 0;
-		for (uint32_t s = 0; s < r->nsw; s++)
-			for (uint32_t j = r->swp_off[s]; fast(r, s) && j < r->swp_off[s + 1]; j++) {
+		for (uint32_t s = 0; s < r->nsw; s++) {
+			uint32_t sst = r->c->subtree[rt_node(r, s)];
+
+			hangs |= sst == c.st && r->c->below[rt_node(r, s)];
+			for (uint32_t j = r->swp_off[s]; fast(r, s) && sst != c.st &&
+			     j < r->swp_off[s + 1]; j++) {
 				uint32_t w = r->peer[r->swp[j]];
 
 				if (w != TOPO_NONE && r->c->subtree[rt_node(r, w)] == c.st)
 					c.link[c.nlink++] = r->swp[j];
 			}
-		if (c.nlink >= 2)
-			in_spread(&c, lids);
+		}
+		if (!hangs || c.nlink < 2)
+			continue;	/* a slow part joined sideways (a whole zone): its own routing */
+		for (uint32_t k = 0; k < c.nlink; k++)
+			c.lidx[c.link[k]] = k;
+		in_spread(&c, lids);
+		for (uint32_t k = 0; k < c.nlink; k++)
+			c.lidx[c.link[k]] = IN_NONE;
 	}
 	free(lids);
 	free(c.link);
@@ -459,6 +480,7 @@ static int spread_in(struct rt *r, const uint8_t *turned)
 	free(c.hw);
 	free(c.ord);
 	free(c.ucnt);
+	free(c.lidx);
 	return rc;
 }
 
