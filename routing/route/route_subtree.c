@@ -228,9 +228,7 @@ static bool in_walk(struct in_ctx *c, uint32_t x, uint32_t lid)
 static void in_state(struct in_ctx *c, uint32_t lid, bool count)
 {
 	struct rt *r = c->r;
-	uint32_t n = 0;
-
-	uint32_t at[CHK_MAX_HOPS + 1] = { 0 };
+	uint32_t n = 0, at[CHK_MAX_HOPS + 1] = { 0 };
 
 	for (uint32_t x = 0; x < r->nsw; x++) {	/* by hops, farthest first (counting sort) */
 		c->hw[x] = r->c->subtree[rt_node(r, x)] == c->st ? 0 : r->nep[x];
@@ -337,6 +335,7 @@ static bool in_move(struct in_ctx *c, uint32_t lid, uint32_t hi, uint32_t *x, ui
 			continue;
 		for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++) {
 			uint32_t p = r->swp[j], y = r->peer[p], lo, sw;
+			bool room;
 			const struct in_path *b = y == TOPO_NONE ? NULL : &c->pa[y];
 
 			if (p == p0 || !b || !fast(r, y) || r->c->subtree[rt_node(r, y)] == c->st ||
@@ -350,8 +349,9 @@ static bool in_move(struct in_ctx *c, uint32_t lid, uint32_t hi, uint32_t *x, ui
 			if (!in_less(c, c->load[lo] + c->hw[s], lo, c->load[hi], hi) ||
 			    (best_lo != IN_NONE && !in_less(c, c->load[lo], lo, c->load[best_lo], best_lo)))
 				continue;
-			sw = !fast(r, s) && !out_room(c, s, p) ? out_swap(c, s, p, p0) : 0;
-			if (fast(r, s) || out_room(c, s, p) || sw)
+			room = fast(r, s) || out_room(c, s, p);
+			sw = room ? 0 : out_swap(c, s, p, p0);
+			if (room || sw)
 				best_lo = lo, *x = s, *q = p, *swap = sw;
 		}
 	}
