@@ -187,7 +187,7 @@ static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_op
 		st->njobs = jobs->n;
 	}
 	if (c->base && c->base->jobs_digest == st->jobs_digest) {
-		c->base_view = (struct route_base){ c->base->t, c->base->out.lft };
+		c->base_view = (struct route_base){ c->base->t, c->base->out.lft, &c->base->out };
 		o->base = &c->base_view;
 	} else if (c->base) {
 		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed: routed "

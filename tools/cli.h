@@ -119,6 +119,14 @@ int cli_lft_bound(const struct topo *t, const struct lft *l, const char *label,
 struct cls_overrides;
 /** cli_load_slots - read DIR/ffroute.slots (an earlier route's places); 0 or -errno (printed) */
 int cli_load_slots(const char *dir, struct route_slot **slots, uint32_t *n);
+struct route_out;
+/**
+ * cli_load_base_sls - a base's SLs and SL2VL (DIR/ffroute.sl and
+ * DIR/opensm-sl2vl.dump, written for @l) into @o, which points at @l;
+ * 0, 1 when absent or written for other tables, else -errno (printed)
+ */
+int cli_load_base_sls(const char *dir, const struct topo *t, const struct lft *l,
+		      struct route_out *o);
 struct chk_jobs;
 /** cli_load_jobs - a jobs file for @t (chk_jobs_read); 0 or -errno (printed) */
 int cli_load_jobs(const char *path, const struct topo *t, struct chk_jobs *jobs);

@@ -396,23 +396,25 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 }
 
 /*
- * --previous DIR: the base is DIR/base/ (fabric.topo + opensm-lfts.dump)
- * when that run kept one (the fabric lacked some of it), else what it wrote
- * (it was its own base).
+ * --previous DIR: the base is DIR/base/ (fabric.topo + opensm-lfts.dump,
+ * and ffroute.sl + opensm-sl2vl.dump when it used VL layers) when that run
+ * kept one (the fabric lacked some of it), else what it wrote (it was its
+ * own base).  Its SLs go to @bo; without them this pass's SLs stand for
+ * the base's.
  */
-static int load_base(const char *dir, struct route_base *b)
+static int load_base(const char *dir, struct route_base *b, struct route_out *bo)
 {
-	char topo[4096], lfts[4096];
+	char sub[4096], topo[4200], lfts[4200];
 	struct stat st;
 	struct topo *t;
 	struct lft *l;
 
-	snprintf(topo, sizeof(topo), "%s/base/fabric.topo", dir);
-	snprintf(lfts, sizeof(lfts), "%s/base/opensm-lfts.dump", dir);
-	if (stat(topo, &st)) {
-		snprintf(topo, sizeof(topo), "%s/fabric.topo", dir);
-		snprintf(lfts, sizeof(lfts), "%s/opensm-lfts.dump", dir);
-	}
+	snprintf(sub, sizeof(sub), "%s/base", dir);
+	snprintf(topo, sizeof(topo), "%s/fabric.topo", sub);
+	if (stat(topo, &st))
+		snprintf(sub, sizeof(sub), "%s", dir);
+	snprintf(topo, sizeof(topo), "%s/fabric.topo", sub);
+	snprintf(lfts, sizeof(lfts), "%s/opensm-lfts.dump", sub);
 	t = cli_load_topo(topo, FFR_FMT_AUTO, NULL);
 	l = t ? cli_load_lft(lfts, FFR_FMT_AUTO, t) : NULL;
 	if (!l) {
@@ -421,31 +423,57 @@ static int load_base(const char *dir, struct route_base *b)
 	}
 	b->t = t;
 	b->lft = l;
+	if (cli_load_base_sls(sub, t, l, bo) < 0)
+		fprintf(stderr, "ffroute route: warning: %s: the base's SLs are not read; this "
+			"pass's stand for them\n", sub);
+	b->out = bo->sl ? bo : NULL;
 	return 0;
 }
 
-static void free_base(struct route_base *b)
+static void free_base(struct route_base *b, struct route_out *bo)
 {
 	topo_free((struct topo *)b->t);
 	lft_free((struct lft *)b->lft);
+	bo->lft = NULL;	/* b->lft */
+	route_out_free(bo);
+	memset(bo, 0, sizeof(*bo));
 	b->t = NULL;
 	b->lft = NULL;
+	b->out = NULL;
 }
 
-/* The base stays in force (the fabric lacks some of it): DIR/base/ keeps a copy; else none. */
+/*
+ * The base stays in force (the fabric lacks some of it): DIR/base/ keeps a
+ * copy, its SLs with it when it has them; else none.
+ */
 static int write_base(const char *dir, const struct route_base *b, const struct route_out *ro)
 {
+	static const struct { const char *name; writer_fn fn; bool sls; } files[] = {
+		{ "fabric.topo", w_topo, false },
+		{ "opensm-lfts.dump", w_osm, false },
+		{ "ffroute.sl", w_sl, true },
+		{ "opensm-sl2vl.dump", w_sl2vl, true },
+	};
+	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	struct route_out bo = { .lft = (struct lft *)b->lft };
-	char sub[4096], topo[4200], lfts[4200];
-	struct cli_out of[2];
-	int rc;
+	char sub[4096], path[NFILES][4200];
+	struct cli_out of[NFILES];
+	bool want[NFILES];
+	unsigned n = 0;
+	int rc = 0;
 
 	snprintf(sub, sizeof(sub), "%s/base", dir);
-	snprintf(topo, sizeof(topo), "%s/fabric.topo", sub);
-	snprintf(lfts, sizeof(lfts), "%s/opensm-lfts.dump", sub);
-	if (!b->t || !ro->base_in_force) {
-		remove(topo);
-		remove(lfts);
+	if (b->out)
+		bo = *b->out;
+	for (unsigned i = 0; i < NFILES; i++) {
+		want[i] = b->t && ro->base_in_force && (!files[i].sls || b->out);
+		path[i][0] = '\0';
+	}
+	if (!want[0]) {
+		for (unsigned i = 0; i < NFILES; i++) {
+			snprintf(path[i], sizeof(path[i]), "%s/%s", sub, files[i].name);
+			remove(path[i]);
+		}
 		rmdir(sub);
 		return 0;
 	}
@@ -454,12 +482,23 @@ static int write_base(const char *dir, const struct route_base *b, const struct 
 		fprintf(stderr, "ffroute route: %s: %s\n", sub, strerror(-rc));
 		return rc;
 	}
-	rc = write_one(sub, "fabric.topo", b->t, &bo, w_topo, &of[0], topo, sizeof(topo));
-	if (!rc && (rc = write_one(sub, "opensm-lfts.dump", b->t, &bo, w_osm, &of[1], lfts,
-				   sizeof(lfts))))
-		cli_out_commit(&of[0], false);
-	if (!rc && (rc = cli_out_commit(&of[0], true)) == 0)
-		rc = cli_out_commit(&of[1], true);
+	for (unsigned i = 0; !rc && i < NFILES; i++) {
+		if (!want[i]) {
+			snprintf(path[i], sizeof(path[i]), "%s/%s", sub, files[i].name);
+			remove(path[i]);
+			path[i][0] = '\0';
+			continue;
+		}
+		rc = write_one(sub, files[i].name, b->t, &bo, files[i].fn, &of[i], path[i],
+			       sizeof(path[i]));
+		n = i + 1;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		int err = want[i] && path[i][0] ? cli_out_commit(&of[i], !rc) : 0;
+
+		if (err && !rc)
+			rc = err;
+	}
 	return rc;
 }
 
@@ -540,6 +579,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	struct route_out ro;
 	struct route_slot *prev = NULL;
 	struct route_base base = { 0 };
+	struct route_out base_out = { 0 };
 	struct chk_jobs jobs = { 0 };
 	struct topo *t;
 	struct cls c;
@@ -560,9 +600,9 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 			o.ro.vl_limit = 8;
 	}
 	if (o.previous && (cli_load_slots(o.previous, &prev, &o.ro.nslots) ||
-			   load_base(o.previous, &base))) {
+			   load_base(o.previous, &base, &base_out))) {
 		free(prev);
-		free_base(&base);
+		free_base(&base, &base_out);
 		cls_overrides_free(&ov);
 		return CLI_ERROR;
 	}
@@ -582,7 +622,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		topo_free(t);
 		cls_overrides_free(&ov);
 		free(prev);
-		free_base(&base);
+		free_base(&base, &base_out);
 		return CLI_ERROR;
 	}
 	o.ro.log = log_stderr;
@@ -593,7 +633,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		topo_free(t);
 		cls_overrides_free(&ov);
 		free(prev);
-		free_base(&base);
+		free_base(&base, &base_out);
 		return CLI_ERROR;
 	}
 	o.ro.jobs = o.jobs ? &jobs : NULL;
@@ -615,7 +655,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	topo_free(t);
 	cls_overrides_free(&ov);
 	free(prev);
-	free_base(&base);
+	free_base(&base, &base_out);
 	if (rc == CLI_OK && o.check)
 		rc = check_dir(&o);
 	return rc;

@@ -60,10 +60,16 @@ struct route_tclass {
 				 * endpoint take this class when the request names none */
 };
 
-/* The fabric as it was whole and its tables routed from scratch (route_incr.c). */
+/*
+ * The fabric as it was whole and its tables routed from scratch
+ * (route_incr.c): @out, when given, its SLs and SL2VL (sl, sl_group,
+ * ngroups, nlids, sl2vl, vlx, nvls, tcs), so the turns of the routes kept
+ * keep the VLs they were proved on; NULL: this pass's SLs stand for them.
+ */
 struct route_base {
 	const struct topo *t;
 	const struct lft *lft;
+	const struct route_out *out;
 };
 
 struct route_opts {

@@ -657,7 +657,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	int rc;
 
 	out->max_link_routes = 0;
-	rc = rt_base_merge(t, c, o->base, out->lft, &n);
+	rc = rt_base_merge(t, c, o->base, out, &n);
 	if (!rc && verify(t, c, o->threads, out, soft)) {
 		snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept where "
 			 "intact fail the verification (%.160s)", out->err);

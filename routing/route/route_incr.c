@@ -71,6 +71,22 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 	return less ? 1 : 0;
 }
 
+/* One merge: both fabrics, both tables, scratch. */
+struct mg {
+	const struct topo *t;
+	const struct cls *c;
+	const struct route_base *base;
+	const struct route_out *bo;	/* the base's SLs and rows; NULL: unknown */
+	struct route_out *out;		/* this pass's tables, merged in place */
+	uint32_t ns;
+	uint32_t *bsw;			/* [switch]: its ordinal in the base */
+	uint32_t *bgroup;		/* [SL group]: the base's group of its nodes */
+	uint8_t zone_of[RT_SL_ROOTED];	/* [base zone]: this pass's number, 0xff none */
+	uint32_t *use;			/* [switch][port][class]: routes on the port */
+	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
+						 * the merged column, dead, scratch (2 x) */
+};
+
 /* Does entry @e of switch ordinal @s lead toward @lid on @t (a live hop, or @lid itself)? */
 static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
 {
@@ -117,12 +133,21 @@ static bool delivers(const struct topo *t, const uint8_t *col, uint32_t lid, uin
 	return true;
 }
 
-/* Hops from switch @w following @col to @lid; 0 if it does not get there. */
-static unsigned hops(const struct topo *t, const uint8_t *col, uint32_t w, uint32_t lid)
+/*
+ * Hops from switch @w following @col to @lid, 0 if it does not get there;
+ * the lowest link rate on the way in *@rate.
+ */
+static unsigned hops(const struct topo *t, const struct cls *c, const uint8_t *col, uint32_t w,
+		     uint32_t lid, uint32_t *rate)
 {
+	*rate = UINT32_MAX;
 	for (unsigned h = 1; h <= t->nswitches; h++) {
+		uint32_t p = t->port_off[t->sw_node[w]] + col[w];
+
 		if (!hop_ok(t, w, lid, col[w]))
 			return 0;
+		if (col[w] && c->rate[p] < *rate)
+			*rate = c->rate[p];
 		if ((w = next_sw(t, w, col[w])) == TOPO_NONE)
 			return h;
 	}
@@ -132,27 +157,29 @@ static unsigned hops(const struct topo *t, const uint8_t *col, uint32_t w, uint3
 /*
  * Switch ordinal @s's entry for @lid where the base's met a fault: of its
  * links to switches of the level this pass's entry @e goes to, whose
- * entries lead on to @lid in as many hops, the one its routes of class
- * @tc use least (@use: [switch][port][class]).  This pass chose @e with
- * its own balance, not the base's: the destinations a lost spine carried
- * would otherwise all take the link D-mod-K's digit names.
+ * entries lead on to @lid in as many hops and no slower, the one its
+ * routes of class @tc use least (@use: [switch][port][class]).  This pass
+ * chose @e with its own balance, not the base's: the destinations a lost
+ * spine carried would otherwise all take the link D-mod-K's digit names.
  */
 static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint8_t *col,
 			   uint32_t s, uint32_t lid, uint8_t e, const uint32_t *use, unsigned tc)
 {
-	uint32_t node = t->sw_node[s], w0 = next_sw(t, s, e), h0;
+	uint32_t node = t->sw_node[s], w0 = next_sw(t, s, e), h0, r0;
 	const uint32_t *u = use + ((size_t)s * 256) * CLS_TC_COUNT;
 	uint8_t best = e;
 
-	if (w0 == TOPO_NONE || !(h0 = hops(t, col, w0, lid)))
+	if (w0 == TOPO_NONE || !(h0 = hops(t, c, col, w0, lid, &r0)))
 		return e;
+	r0 = c->rate[t->port_off[node] + e] < r0 ? c->rate[t->port_off[node] + e] : r0;
 	for (unsigned p = 1; p <= t->node_nports[node]; p++) {
-		uint32_t w = next_sw(t, s, (uint8_t)p);
+		uint32_t w = next_sw(t, s, (uint8_t)p), r;
 
 		if (w == TOPO_NONE || p == best ||
 		    c->level[t->sw_node[w]] != c->level[t->sw_node[w0]] ||
 		    u[p * CLS_TC_COUNT + tc] >= u[best * CLS_TC_COUNT + tc] ||
-		    hops(t, col, w, lid) != h0)
+		    c->rate[t->port_off[node] + p] < r0 || hops(t, c, col, w, lid, &r) != h0 ||
+		    r < r0)
 			continue;
 		best = (uint8_t)p;
 	}
@@ -179,37 +206,114 @@ static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead
 		bad = s != TOPO_NONE && (dead[s] || st[s] == 1);
 		for (x = s0; x != TOPO_NONE && st[x] == 1; x = next_sw(t, x, col[x])) {
 			st[x] = 2;
-			more |= bad && !dead[x];
-			dead[x] |= bad;
+			if (bad && !dead[x]) {
+				dead[x] = 1;
+				more = true;
+			}
 		}
 	}
 	return more;
 }
 
-/*
- * @col: the base's column of @lid with this pass's (@l's) entries where
- * @dead, balanced where they differ from the base's (patch_entry()); if it
- * delivers from every switch, write it to @l, count its use and return
- * true.  @col keeps the base's entries where not @dead either way.
- */
-static bool take_own(const struct topo *t, const struct cls *c, const struct route_base *base,
-		     const uint32_t *bsw, struct lft *l, uint32_t lid, unsigned tc, uint8_t *col,
-		     const uint8_t *dead, uint32_t *use, uint8_t *st)
-{
-	uint32_t ns = t->nswitches;
-	uint8_t *try = st + ns;	/* scratch: the candidate column */
+/* What a path of the merged column is (path_kind()). */
+enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
 
-	for (uint32_t s = 0; s < ns; s++)
-		try[s] = dead[s] ? lft_get(l, s, lid) : col[s];
-	for (uint32_t s = 0; s < ns; s++)	/* where it moves anyway */
-		if (dead[s] && try[s] != lft_get(base->lft, bsw[s], lid))
-			try[s] = patch_entry(t, c, try, s, lid, try[s], use, tc);
-	if (!delivers(t, try, lid, st))
-		return false;
-	for (uint32_t s = 0; s < ns; s++) {
-		if (dead[s])
-			use[((size_t)s * 256 + try[s]) * CLS_TC_COUNT + tc]++;
-		lft_set(l, s, lid, try[s]);
+/*
+ * The path from switch @s along m->try: the base's (every entry on it
+ * the base's), this pass's, plain up*down* (never up after coming down,
+ * no hop within a level), any of these or none.  A path that is none is
+ * a mix whose SLs and VLs neither routing proved: a patched spine that
+ * turns below (its fallback) under a leaf that still sends it the LID
+ * would carry the leaf's CAs up again on VL 0.
+ */
+static unsigned path_kind(const struct mg *m, uint32_t s)
+{
+	const struct topo *t = m->t;
+	const uint8_t *dir = m->c->dir;
+	unsigned k = PK_BASE | PK_OWN | PK_PLAIN;
+	uint32_t in = TOPO_NONE;
+
+	for (uint32_t h = 0; k && s != TOPO_NONE && h <= m->ns; h++) {
+		uint8_t e = m->try[s];
+		uint32_t p;
+
+		if (e != m->col[s])
+			k &= ~(unsigned)PK_BASE;
+		if (e != m->own[s])
+			k &= ~(unsigned)PK_OWN;
+		if (e == 0 || e == LFT_NONE)
+			break;
+		p = t->port_off[t->sw_node[s]] + e;
+		if (dir[p] == CLS_DIR_SAME || (dir[p] == CLS_DIR_UP && in != TOPO_NONE &&
+					       dir[in] != CLS_DIR_DOWN && dir[in] != CLS_DIR_XZONE))
+			k &= ~(unsigned)PK_PLAIN;
+		in = t->port_remote[p];
+		s = next_sw(t, s, e);
+	}
+	return k;
+}
+
+/*
+ * m->try for @lid from m->dead: the base's entry where 0, this pass's
+ * where 2, and where 1 this pass's, balanced (patch_entry()) where it
+ * differs from the base's.
+ */
+static void build(struct mg *m, uint32_t lid, unsigned tc)
+{
+	for (uint32_t s = 0; s < m->ns; s++)
+		m->try[s] = m->dead[s] ? m->own[s] : m->col[s];
+	for (uint32_t s = 0; s < m->ns; s++)
+		if (m->dead[s] == 1 && m->try[s] != m->col[s])
+			m->try[s] = patch_entry(m->t, m->c, m->try, s, lid, m->try[s], m->use, tc);
+}
+
+/* Mark 2 on @s and this pass's path from it; true if any mark was new. */
+static bool own_path(struct mg *m, uint32_t s)
+{
+	bool grew = false;
+
+	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
+		grew |= m->dead[s] != 2;
+		m->dead[s] = 2;
+		s = next_sw(m->t, s, m->own[s]);
+	}
+	return grew;
+}
+
+/*
+ * The column m->dead gives, once every switch's path is the base's, this
+ * pass's or plain: a switch whose path is a mix takes this pass's entry
+ * (balanced), then this pass's whole path.  If it delivers, write it to
+ * the tables, count its use and return true.
+ */
+static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
+{
+	for (;;) {
+		bool mixed = false, grew = false;
+
+		build(m, lid, tc);
+		if (!delivers(m->t, m->try, lid, m->st))
+			return false;
+		for (uint32_t s = 0; s < m->ns; s++) {
+			if (path_kind(m, s))
+				continue;
+			mixed = true;
+			if (m->dead[s]) {
+				grew |= own_path(m, s);
+			} else {
+				m->dead[s] = 1;
+				grew = true;
+			}
+		}
+		if (!mixed)
+			break;
+		if (!grew)
+			return false;
+	}
+	for (uint32_t s = 0; s < m->ns; s++) {
+		if (m->dead[s])
+			m->use[((size_t)s * 256 + m->try[s]) * CLS_TC_COUNT + tc]++;
+		lft_set(m->out->lft, s, lid, m->try[s]);
 	}
 	return true;
 }
@@ -224,74 +328,315 @@ static unsigned lid_class(const struct topo *t, const struct cls *c, uint32_t li
 }
 
 /*
+ * The base's SL group of each of this pass's groups, through the nodes
+ * in them, and this pass's number of each base zone (an SL into or out
+ * of zone z names z: a fault may number the zones otherwise); false
+ * (base SLs unknown, this pass's stand) when the base kept none, this
+ * pass uses one VL, there are classes, or the groups do not correspond
+ * (nodes grouped apart, zones that are not zones there).  -ENOMEM in *@rc.
+ */
+static bool base_groups(struct mg *m, int *rc)
+{
+	const struct route_out *bo = m->base->out, *o = m->out;
+	const struct topo *t = m->t;
+	uint32_t nz = m->c->nzones;
+
+	if (!bo || !bo->sl || !bo->sl_group || !o->sl || o->nvls < 2 || bo->tcs.n || o->tcs.n ||
+	    nz >= RT_SL_ROOTED || bo->ngroups < nz + 1)
+		return false;
+	if (!(m->bgroup = malloc(((size_t)o->ngroups + 1) * sizeof(*m->bgroup)))) {
+		*rc = -ENOMEM;
+		return false;
+	}
+	memset(m->bgroup, 0xff, ((size_t)o->ngroups + 1) * sizeof(*m->bgroup));
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t bn = topo_find_guid(m->base->t, t->node_guid[n]), g = o->sl_group[n];
+
+		if (bn == TOPO_NONE || g >= o->ngroups)
+			continue;
+		if (bo->sl_group[bn] >= bo->ngroups ||
+		    (m->bgroup[g] != UINT32_MAX && m->bgroup[g] != bo->sl_group[bn]))
+			return false;
+		m->bgroup[g] = bo->sl_group[bn];
+	}
+	memset(m->zone_of, 0xff, sizeof(m->zone_of));
+	for (uint32_t z = 0; z < nz; z++) {	/* zone groups: the base's zones, one to one */
+		uint32_t bz = m->bgroup[z];
+
+		if (bz != UINT32_MAX && (bz >= nz || m->zone_of[bz] != 0xff))
+			return false;
+		if (bz != UINT32_MAX)
+			m->zone_of[bz] = (uint8_t)z;
+	}
+	if (m->bgroup[nz] != UINT32_MAX && m->bgroup[nz] != nz)
+		return false;	/* the zone-less CAs' group */
+	m->bo = bo;
+	return true;
+}
+
+/*
+ * The base's SL @v in this pass's zone numbers (route_sl.c: 1 + z into
+ * zone z, 1 + Z + z out of zone z to a bridge); the others name no zone.
+ * A zone no CA of this pass's shows keeps its number (SLs into it are
+ * then on switch LIDs, and the verification judges them).
+ */
+static uint8_t base_sl(const struct mg *m, uint32_t g, uint32_t lid)
+{
+	uint32_t nz = m->c->nzones;
+	uint8_t v = m->bo->sl[(size_t)m->bgroup[g] * m->bo->nlids + lid], z;
+
+	if (v >= 1 && v <= nz)
+		z = (uint8_t)(v - 1);
+	else if (v > nz && v <= 2 * nz && v < RT_SL_ROOTED)
+		z = (uint8_t)(v - 1 - nz);
+	else
+		return v;
+	return m->zone_of[z] == 0xff ? v : (uint8_t)(v - z + m->zone_of[z]);
+}
+
+/* Whether @lid is routed in the rooted layer (SL 13 from some group) here or in the base. */
+static bool rooted(const struct mg *m, uint32_t lid)
+{
+	const struct route_out *o = m->out, *bo = m->bo;
+
+	for (uint32_t g = 0; g < o->ngroups; g++)
+		if (o->sl[(size_t)g * o->nlids + lid] == RT_SL_ROOTED)
+			return true;
+	for (uint32_t g = 0; bo && lid < bo->nlids && g < bo->ngroups; g++)
+		if (bo->sl[(size_t)g * bo->nlids + lid] == RT_SL_ROOTED)
+			return true;
+	return false;
+}
+
+/*
+ * The SLs to @lid of the merged column: a switch's group takes the SL of
+ * the routing whose path it follows (this pass's, else the base's), or
+ * its zone's CAs' SL where its path is plain up*down* of neither; with
+ * @intact, every group the base's.  Without the base's SLs a path that
+ * is the base's only keeps this pass's SL, as before.
+ */
+static void set_sls(struct mg *m, uint32_t lid, bool intact)
+{
+	struct route_out *o = m->out;
+	const struct route_out *bo = m->bo;
+	uint32_t nz = m->c->nzones;
+	uint8_t *col = o->sl + lid;
+
+	for (uint32_t g = 0; g < o->ngroups; g++) {
+		bool from_base = bo && m->bgroup[g] != UINT32_MAX && lid < bo->nlids;
+		uint32_t s = g - nz - 1, node;
+		unsigned k;
+
+		if (g <= nz || intact) {	/* CAs: their zone's SL, the same in both */
+			if (intact && from_base)
+				col[(size_t)g * o->nlids] = base_sl(m, g, lid);
+			continue;
+		}
+		k = path_kind(m, s);
+		node = m->t->sw_node[s];
+		if (k & PK_OWN)
+			continue;
+		if ((k & PK_BASE) && from_base)
+			col[(size_t)g * o->nlids] = base_sl(m, g, lid);
+		else if (k & PK_PLAIN)
+			col[(size_t)g * o->nlids] =
+				col[(size_t)(m->c->zone[node] >= 0 ? (uint32_t)m->c->zone[node] : nz) *
+				    o->nlids];
+	}
+}
+
+/*
+ * Walk the merged route of switch @s to @lid; with @bits, mark there the
+ * (in, out) pairs that keep a direction (up after coming down: a turn;
+ * down after going up: a peak).  Whether it turns.
+ */
+static bool walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bits,
+		       uint32_t stride)
+{
+	const struct topo *t = m->t;
+	const uint8_t *dir = m->c->dir;
+	uint32_t in = TOPO_NONE;
+	bool turns = false;
+
+	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
+		uint8_t e = lft_get(m->out->lft, s, lid);
+		uint32_t p;
+
+		if (e == 0 || e == LFT_NONE)
+			break;
+		p = t->port_off[t->sw_node[s]] + e;
+		if (in != TOPO_NONE && dir[in] == dir[p] &&
+		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN)) {
+			turns |= dir[p] == CLS_DIR_UP;
+			if (bits)
+				bits[(size_t)in * stride + e / 8] |= (uint8_t)(1u << (e % 8));
+		}
+		in = t->port_remote[p];
+		s = next_sw(t, s, e);
+	}
+	return turns;
+}
+
+/*
+ * The turn rows of the merged tables, found as route_sl.c finds them for
+ * its own: along the route of every switch that turns (on the turn SL,
+ * or up after coming down), the pairs that keep a direction; a pair whose
+ * in port is an up-port lifts SL 0 to VL 1 (a turn), a down-port the turn
+ * SL (after a peak), over the out port's row.  Neither routing's rows
+ * would do: a row the merged routes do not need lifts other routes
+ * through its pair too early.  Layer SLs only: with traffic classes
+ * (base_groups() keeps them out) this pass's rows stand.
+ */
+static int merged_rows(struct mg *m)
+{
+	const struct topo *t = m->t;
+	struct route_out *o = m->out;
+	uint32_t stride = 1, nz = m->c->nzones, n = 0;
+	uint8_t *bits;
+
+	for (uint32_t s = 0; s < m->ns; s++)
+		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
+			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
+	if (!(bits = calloc((size_t)t->nports * stride + 1, 1)))
+		return -ENOMEM;
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < m->ns; s++)
+			if (o->sl[(size_t)(nz + 1 + s) * o->nlids + lid] == ROUTE_SL_TURN ||
+			    walk_turns(m, s, lid, NULL, 0))
+				walk_turns(m, s, lid, bits, stride);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t s = 0; s < m->ns; s++) {
+			uint32_t node = t->sw_node[s];
+
+			for (unsigned e = 1; e <= t->node_nports[node]; e++) {
+				uint32_t p = t->port_off[node] + e;
+
+				for (uint32_t in = t->port_off[node] + 1; in < t->port_off[node + 1]; in++) {
+					uint8_t row[16];
+
+					if (!(bits[(size_t)in * stride + e / 8] >> (e % 8) & 1))
+						continue;
+					if (!pass) {
+						n++;
+						continue;
+					}
+					memcpy(row, o->sl2vl + (size_t)p * 16, 16);
+					row[m->c->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
+					if (chk_vlx_add(&o->vlx, in, p, row)) {
+						free(bits);
+						return -ENOMEM;
+					}
+				}
+			}
+		}
+		if (!pass) {
+			chk_vlx_free(&o->vlx);
+			memset(&o->vlx, 0, sizeof(o->vlx));
+			if (chk_vlx_reserve(&o->vlx, n)) {
+				free(bits);
+				return -ENOMEM;
+			}
+		}
+	}
+	free(bits);
+	chk_vlx_sort(&o->vlx);
+	return 0;
+}
+
+/* One LID: the base's column, patched, or this pass's (take_own()). */
+static void merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
+{
+	const struct topo *t = m->t;
+	unsigned tc = lid_class(t, m->c, lid);
+	uint32_t nd = 0;
+
+	for (uint32_t s = 0; s < m->ns; s++) {
+		m->col[s] = lft_get(m->base->lft, m->bsw[s], lid);
+		m->own[s] = lft_get(m->out->lft, s, lid);
+		m->dead[s] = !hop_ok(t, s, lid, m->col[s]);
+		nd += m->dead[s];
+	}
+	if (!nd) {
+		n->intact++;
+		for (uint32_t s = 0; s < m->ns; s++)
+			lft_set(m->out->lft, s, lid, m->col[s]);
+		set_sls(m, lid, true);
+		return;
+	}
+	/* the entries into a lost link; then every switch whose base route
+	 * meets one; then this pass's whole column */
+	if (!rooted(m, lid) &&
+	    (take_own(m, lid, tc) ||
+	     (broken_above(t, m->col, m->dead, m->st) && take_own(m, lid, tc)))) {
+		n->patched++;
+	} else {
+		n->rerouted++;
+		memset(m->dead, 2, m->ns);
+		take_own(m, lid, tc);
+	}
+	set_sls(m, lid, false);
+}
+
+/*
  * For every LID, the least of this pass's entries that delivers it from
  * every switch: none when the base's route is intact; else this pass's
  * (balanced) only where a base entry leads into a lost link; else also
  * wherever the base's route meets one (a lost spine that was the LID's way
  * down: the cores above it, and the switches that sent the LID to them,
  * choose again; the rest keep the base's); else this pass's whole column.
- * Counts the LIDs intact, patched (either middle way) and re-routed.
- * Following a patched column from any switch takes this pass's entries
- * until it meets a switch whose base route is whole, then that route: it
- * delivers, and minimally (no path of the fabric is shorter than the
- * base's, which is still there).  0 or -ENOMEM.
+ * Every switch's path ends up the base's, this pass's or plain up*down*
+ * (take_own()), and its SLs those of the routing it follows (set_sls(),
+ * merge_rows()).  Counts the LIDs intact, patched (either middle way) and
+ * re-routed.  Following a patched column from any switch takes this
+ * pass's entries until it meets a switch whose base route is whole, then
+ * that route: it delivers, and minimally (no path of the fabric is
+ * shorter than the base's, which is still there).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct lft *l, struct rt_merge_count *n)
+		  struct route_out *out, struct rt_merge_count *n)
 {
-	uint32_t ns = t->nswitches, *bsw = malloc(((size_t)ns + 1) * sizeof(*bsw));
-	uint32_t *use = calloc((size_t)ns * 256 * CLS_TC_COUNT + 1, sizeof(*use));
-	uint8_t *col = malloc((size_t)ns + 1), *st = calloc(2 * (size_t)ns + 1, 1);
-	uint8_t *dead = calloc((size_t)ns + 1, 1);
-	int rc = bsw && use && col && st && dead ? 0 : -ENOMEM;
+	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches };
+	size_t ns = m.ns;
+	int rc;
 
+	m.bsw = malloc((ns + 1) * sizeof(*m.bsw));
+	m.use = calloc(ns * 256 * CLS_TC_COUNT + 1, sizeof(*m.use));
+	m.col = malloc(4 * ns + 1);
+	m.st = calloc(2 * ns + 1, 1);
+	rc = m.bsw && m.use && m.col && m.st ? 0 : -ENOMEM;
 	memset(n, 0, sizeof(*n));
+	if (!rc) {
+		m.own = m.col + ns;
+		m.try = m.own + ns;
+		m.dead = m.try + ns;
+		base_groups(&m, &rc);
+	}
 	for (uint32_t s = 0; !rc && s < ns; s++)
-		bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
+		m.bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {	/* the base's use */
 		unsigned tc = t->lid_port[lid] != TOPO_NONE ? lid_class(t, c, lid) : 0;
 
 		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < ns; s++) {
-			uint8_t e = lft_get(base->lft, bsw[s], lid);
+			uint8_t e = lft_get(base->lft, m.bsw[s], lid);
 
 			if (e != LFT_NONE)
-				use[((size_t)s * 256 + e) * CLS_TC_COUNT + tc]++;
+				m.use[((size_t)s * 256 + e) * CLS_TC_COUNT + tc]++;
 		}
 	}
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
-		uint32_t own = 0;
-		unsigned tc;
-
-		if (t->lid_port[lid] == TOPO_NONE)
-			continue;
-		tc = lid_class(t, c, lid);
-		for (uint32_t s = 0; s < ns; s++) {
-			col[s] = lft_get(base->lft, bsw[s], lid);
-			dead[s] = !hop_ok(t, s, lid, col[s]);
-			own += dead[s];
-		}
-		if (!own) {
-			n->intact++;
-			for (uint32_t s = 0; s < ns; s++)
-				lft_set(l, s, lid, col[s]);
-			continue;
-		}
-		/* the entries into a lost link; then every switch whose base route
-		 * meets one; then this pass's whole column */
-		if (take_own(t, c, base, bsw, l, lid, tc, col, dead, use, st) ||
-		    (broken_above(t, col, dead, st) &&
-		     take_own(t, c, base, bsw, l, lid, tc, col, dead, use, st))) {
-			n->patched++;
-			continue;
-		}
-		n->rerouted++;
-		memset(dead, 1, ns);
-		take_own(t, c, base, bsw, l, lid, tc, col, dead, use, st);
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
+		if (t->lid_port[lid] != TOPO_NONE)
+			merge_lid(&m, lid, n);
+	if (!rc && out->nvls >= 2 && !out->tcs.n) {	/* layer SLs: classes map rows */
+		rc = merged_rows(&m);
+		out->turn_routes = 0;	/* the switches' own routes on the turn SL */
+		for (size_t i = (size_t)(c->nzones + 1) * out->nlids;
+		     i < (size_t)out->ngroups * out->nlids; i++)
+			out->turn_routes += out->sl[i] == ROUTE_SL_TURN;
 	}
-	free(bsw);
-	free(use);
-	free(col);
-	free(st);
-	free(dead);
+	free(m.bsw);
+	free(m.bgroup);
+	free(m.use);
+	free(m.col);
+	free(m.st);
 	return rc;
 }

@@ -196,9 +196,9 @@ struct rt_merge_count {
 	uint32_t patched;	/* the base's, entries into lost links replaced by this pass's */
 	uint32_t rerouted;	/* this pass's */
 };
-/** rt_base_merge - the base's entries on @t where they still lead somewhere live */
+/** rt_base_merge - the base's entries (and SLs) on @t where they still lead somewhere live */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct lft *l, struct rt_merge_count *n);
+		  struct route_out *out, struct rt_merge_count *n);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */
 uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s);
 /** rt_up_groups - build upg_off, upg, upg_ord, upg_opos, upg_alt, upg_port (route_pos.c) */

@@ -15,7 +15,16 @@
 #      move, no hard finding; back: identical again; a fabric with a link
 #      the base lacks is routed from scratch;
 #   3. ffroute.slots errors are file:line:col (exit 2); diff of two
-#      fabrics with no switch in common is refused (exit 2).
+#      fabrics with no switch in common is refused (exit 2);
+#   4. routes that turn, kept from the base (their SLs and the turn rows
+#      with them): a spine of the SuperPOD-style tree with SHARP nodes
+#      fails, a leaf-spine link of the full hetero fabric (subtrees below
+#      spines) and of another generator's issue-size Fire-Flyer 2 (a
+#      storage leaf's; the spine it lost turns through a leaf): each
+#      incremental (they were routed from scratch: 1,003, 2,808 and 55,861
+#      entries moved; now 391, 119 and 277), under 500, 300 and 300
+#      entries move, no credit loop, loop, black hole or slowed pair, and
+#      the healed tables are the healthy ones.
 # Needs python3.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -146,4 +155,33 @@ route frame "$FAB/frame-discrete-small.net"
 rc=$?
 [ $rc -eq 2 ] && grep -q 'no switch GUID is in both' "$TMP/two.err" && ok "diff of two fabrics refused" ||
 	not_ok "diff of two fabrics (exit $rc)" "$TMP/two.err"
+# ---- 4. turns kept from the base
+turns() {	# turns LABEL FABRIC EVENT-KIND MAX: incremental, < MAX entries, clean, healed
+	tl=$1 most=$4
+	route "$tl" "$2"
+	set -- $(python3 "$top_srcdir/bench/churn_pick.py" "$FFROUTE" "$TMP/$tl/fabric.topo" | grep "^$3 ")
+	kind=$1
+	case $1 in
+	link) ev="port:$2:$3" ;;
+	*) ev="node:$2" ;;
+	esac
+	churn "$tl-x" "$tl" "$ev"
+	grep -q "incremental: [0-9]* LIDs keep the base's routes" "$TMP/$tl-x.err" &&
+		ok "$tl: $kind fails: incremental" || not_ok "$tl $kind: not incremental" "$TMP/$tl-x.err"
+	"$FFROUTE" diff --no-metrics "$TMP/$tl" "$TMP/$tl-x" >"$TMP/d.out" 2>&1
+	n=$(sed -n 's/^LFT entries that differ: \([0-9]*\) of .*/\1/p' "$TMP/d.out")
+	[ -n "$n" ] && [ "$n" -lt "$most" ] && ok "$tl: $kind fails: $n entries move (< $most)" ||
+		not_ok "$tl: $kind fails: ${n:-?} entries move, not under $most" "$TMP/d.out"
+	"$FFROUTE" check "$TMP/$tl-x" >"$TMP/$tl-x.chk" 2>&1
+	grep -q "^findings: " "$TMP/$tl-x.chk" &&
+		! grep -q -E "^ *(credit_loop|rate_slowed|slow_transit|loop|black_hole) +[1-9]" "$TMP/$tl-x.chk" &&
+		ok "$tl: no credit loop, loop or slowed pair" || not_ok "$tl: findings" "$TMP/$tl-x.chk"
+}
+turns sp "$top_srcdir/tests/data/foreign/superpod-small.topo" spine 500
+"$FFROUTE" fabric hetero --size full --trained-down 6 -o "$TMP/hetfull.net" >/dev/null 2>&1 ||
+	not_ok "ffroute fabric hetero --size full"
+turns hetfull "$TMP/hetfull.net" link 300
+python3 "$top_srcdir/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$TMP/ff2big.topo" ||
+	not_ok "gen_foreign.py ff2"
+turns ff2big "$TMP/ff2big.topo" link 300
 tap_done
