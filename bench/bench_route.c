@@ -13,6 +13,7 @@
  *         ff2        full Fire-Flyer 2 (bridge), 122 switches, 1,690 LIDs
  *         ft3-700    3-level fat tree, radix 40, 5,600 hosts
  *         ft3-16k    3-level fat tree, radix 64, 16,384 hosts (full preset)
+ *         ft3-32k    3-level fat tree, radix 64, 32,768 hosts (2,560 switches)
  *
  * Generation and LID assignment are not timed (bench_load measures
  * reading).  Peak memory is read from getrusage(RUSAGE_SELF) before and
@@ -62,6 +63,11 @@ static struct topo *make(const char *name, struct diag_list *dl)
 		gen_opts_init(&go, GEN_FATTREE);
 		go.levels = 3;
 		go.full = true;
+	} else if (!strcmp(name, "ft3-32k")) {
+		gen_opts_init(&go, GEN_FATTREE);
+		go.levels = 3;
+		go.radix = 64;
+		go.hosts = 32768;
 	} else {
 		return NULL;
 	}
@@ -86,7 +92,7 @@ int main(int argc, char **argv)
 	unsigned nvls = 0, th;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k [N [THREADS]]\n");
+		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k|ft3-32k [N [THREADS]]\n");
 		return 2;
 	}
 	if (n < 1 || n > MAX_RUNS)
