@@ -13,7 +13,11 @@
 # (OpenSM's sweep interval of 1 s included).  Engines: ENGINES (default minhop, updn,
 # minhop and updn with use_ucast_cache TRUE, ftree on one-zone fabrics,
 # dfsssp, nue, ffroute).  The events are bench/churn_pick.py's (levels and
-# roles, never names).  Prints a Markdown table.
+# roles, never names).  Prints a Markdown table, then a second: from each
+# engine's healthy tables, the leaf entries that go up to each level-2
+# switch of zone 0 (bench/spine_share.py: what that spine's failure must
+# change, at least), min / mean / max over those spines and for the spine
+# failed here.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -65,6 +69,10 @@ use_ucast_cache TRUE"
 		sim_opensm_bg || fail "OpenSM did not bring the subnet up ($eng, $net)"
 		wait_sweep 1 || fail "no first sweep ($eng)"
 		snap healthy
+		sp=$(awk '$1 == "spine" { print $2 }' "$SIM_DIR/events")
+		share=$(python3 "$top/bench/spine_share.py" "$ff" "$net" "$SIM_DIR/healthy.lst" \
+			"$SIM_DIR/healthy.lfts" "$sp" 2>/dev/null || echo "-")
+		echo "| $(basename "$net" .net) | $eng | $share |" >>"$SIM_DIR/shares"
 		n=1
 		while read -r kind a b c; do
 			case $kind in	# ibsim's console: a switch, or a switch port
@@ -98,3 +106,7 @@ use_ucast_cache TRUE"
 		sim_stop
 	done
 done
+echo
+echo "| fabric | engine | leaf entries up to each spine of zone 0 (spine_share.py) |"
+echo "|---|---|---|"
+cat "$SIM_DIR/shares"

@@ -695,6 +695,7 @@ static void subtrees(struct find *f)
 	uint32_t *ch_tc = f->r->ch_routes_tc[tc], *ch_d = f->r->ch_dests_tc[tc];
 	uint32_t n = 0, maxh = 0;
 	bool rails = f->rails && f->dca && f->drail >= 0;
+	unsigned nk = f->o && f->o->tcs && f->o->tcs->n ? f->o->tcs->n : 1;	/* each class's VL */
 
 	for (uint32_t s = 0; s < f->nsw; s++)
 		if (f->st[s] == FS_OK && f->hops[s] < f->nsw) {
@@ -727,9 +728,9 @@ static void subtrees(struct find *f)
 			ch_d[p]++;
 			if (rails && (f->bits[s] & FB_RAIL) && sw_peer(t, p) != TOPO_NONE)
 				rail_on(f, p);
-			if (f->use_vl && sw_peer(t, p) != TOPO_NONE)
+			for (unsigned k = 0; f->use_vl && sw_peer(t, p) != TOPO_NONE && k < nk; k++)
 				f->vl[chk_vl(f->o, p, chk_sl(f->o, chk_sl_group(f->o, t->sw_node[s]),
-								 f->nlids, f->lid, 0))] += f->sub[s];
+								 f->nlids, f->lid, k))] += f->sub[s];
 		}
 		if (y != TOPO_NONE) {
 			f->sub[y] += f->sub[s];

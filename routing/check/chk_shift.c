@@ -125,8 +125,37 @@ static uint32_t *pick_shifts(const struct tctx *x, uint32_t n, uint32_t *nk, boo
 struct shift_res {
 	uint32_t max, lbmax, spmax, nk;
 	double mean, lbmean, spmean;
+	double rmax, rmean;	/* by rate (rated_max()), when links run at several */
 	bool sampled;
 };
+
+/*
+ * A shift's busiest channel by rate: each flow asks its bottleneck (the
+ * least rate / full rate on its path) and a channel carries the sum of
+ * its flows' asks over its own rate / full rate.  1.0: no link asked more
+ * than it runs at; D-mod-K's flow count where every link runs at one
+ * rate.  @acc: [nports] zeros, left zero.
+ */
+static double rated_max(const struct tctx *x, const struct fset *f, double *acc)
+{
+	double m = 0;
+
+	for (uint32_t i = 0; i < f->n; i++) {
+		double ask = 1.0;
+
+		if (!f->ok[i])
+			continue;
+		for (uint32_t k = f->off[i]; k < f->off[i + 1]; k++)
+			ask = x->cap[f->ch[k]] < ask ? x->cap[f->ch[k]] : ask;
+		for (uint32_t k = f->off[i]; k < f->off[i + 1]; k++)
+			acc[f->ch[k]] += ask / x->cap[f->ch[k]];
+	}
+	for (uint32_t k = 0; k < f->nch; k++)
+		m = acc[f->ch[k]] > m ? acc[f->ch[k]] : m;
+	for (uint32_t k = 0; k < f->nch; k++)
+		acc[f->ch[k]] = 0;
+	return m;
+}
 
 /* The bound of shift @k for routings on shortest paths: the cuts, or chk_mincut's. */
 static uint32_t shift_lb_sp(struct tctx *x, const struct ep *ep, uint32_t n, uint32_t k, uint32_t lb)
@@ -145,11 +174,15 @@ static uint32_t shift_lb_sp(struct tctx *x, const struct ep *ep, uint32_t n, uin
 	return sp > lb ? sp : lb;
 }
 
-/* Every (or a sample of) shift permutation of the endpoints @ep[0..n). */
-static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shift_res *res)
+/*
+ * Every (or a sample of) shift permutation of the endpoints @ep[0..n);
+ * with @acc ([nports] zeros), by rate too.
+ */
+static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shift_res *res,
+		     double *acc)
 {
 	uint32_t *ks;
-	double ssum = 0, lbsum = 0, spsum = 0;
+	double ssum = 0, lbsum = 0, spsum = 0, rsum = 0;
 	int rc = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -172,6 +205,12 @@ static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shi
 		res->max = m > res->max ? m : res->max;
 		res->lbmax = lb > res->lbmax ? lb : res->lbmax;
 		res->spmax = sp > res->spmax ? sp : res->spmax;
+		if (acc && x->cap) {
+			double r = rated_max(x, &x->fs, acc);
+
+			res->rmax = r > res->rmax ? r : res->rmax;
+			rsum += r;
+		}
 		ssum += m;
 		lbsum += lb;
 		spsum += sp;
@@ -180,6 +219,7 @@ static int shift_run(struct tctx *x, const struct ep *ep, uint32_t n, struct shi
 	res->mean = res->nk ? ssum / res->nk : 0;
 	res->lbmean = res->nk ? lbsum / res->nk : 0;
 	res->spmean = res->nk ? spsum / res->nk : 0;
+	res->rmean = res->nk ? rsum / res->nk : 0;
 	return rc;
 }
 
@@ -261,10 +301,14 @@ int chk_shift_metrics(struct tctx *x)
 static int shift_all(struct tctx *x)
 {
 	struct shift_res res, worst = { 0 };
+	double *acc = x->cap ? calloc((size_t)x->t->nports + 1, sizeof(*acc)) : NULL;
 	struct ep *sub;
 	char pre[32];
-	int rc = shift_run(x, x->comp, x->ncomp, &res);
+	int rc = x->cap && !acc ? -ENOMEM : shift_run(x, x->comp, x->ncomp, &res, acc);
 
+	if (!rc && acc && ((rc = chk_setf(x, "%s_rated_max", "shift", res.rmax)) == 0))
+		rc = chk_setf(x, "%s_rated_mean", "shift", res.rmean);
+	free(acc);
 	if (rc || (rc = shift_set(x, "shift", &res)))
 		return rc;
 	if (x->c->nzones < 2 && x->c->nrails < 2 && !x->c->rates_mixed)
@@ -273,18 +317,18 @@ static int shift_all(struct tctx *x)
 	if (!sub)
 		return -ENOMEM;
 	if (x->c->rates_mixed) {	/* the full-rate compute HCAs among themselves */
-		rc = shift_run(x, sub, subset(x, -2, -1, sub), &res);
+		rc = shift_run(x, sub, subset(x, -2, -1, sub), &res, NULL);
 		if (!rc)
 			rc = shift_set(x, "shift_fast", &res);
 	}
 	for (uint32_t z = 0; x->c->nzones >= 2 && z < x->c->nzones && !rc; z++) {
-		rc = shift_run(x, sub, subset(x, (int)z, -1, sub), &res);
+		rc = shift_run(x, sub, subset(x, (int)z, -1, sub), &res, NULL);
 		snprintf(pre, sizeof(pre), "shift_zone%u", z);
 		if (!rc)
 			rc = shift_set(x, pre, &res);
 	}
 	for (uint32_t k = 0; x->c->nrails >= 2 && k < x->c->nrails && !rc; k++) {
-		rc = shift_run(x, sub, subset(x, -1, (int)k, sub), &res);
+		rc = shift_run(x, sub, subset(x, -1, (int)k, sub), &res, NULL);
 		worst.max = res.max > worst.max ? res.max : worst.max;
 		worst.lbmax = res.lbmax > worst.lbmax ? res.lbmax : worst.lbmax;
 		worst.spmax = res.spmax > worst.spmax ? res.spmax : worst.spmax;

@@ -648,29 +648,43 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 
 /*
  * The base's routes where this fabric left them intact (route_incr.c),
- * verified like any tables; -EAGAIN when they fail (mode_why says why).
+ * verified like any tables: first merged leniently (a switch may follow
+ * this pass's entries into the base's, turns and all: the fewest
+ * changes), then, if that fails the verification, strictly (every path
+ * one routing's whole or plain up*down*); -EAGAIN when both fail
+ * (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		       struct route_out *out, unsigned soft)
 {
+	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
+	bool strict = false;
 	int rc;
 
 	out->max_link_routes = 0;
-	rc = rt_base_merge(t, c, o->base, out, &n);
+	rc = rt_base_merge(t, c, o->base, out, false, &keep, &n);
 	if (!rc && verify(t, c, o->threads, out, soft)) {
-		snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept where "
-			 "intact fail the verification (%.160s)", out->err);
-		return -EAGAIN;
+		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
+		      "(%.160s); merging strictly", out->err);
+		strict = true;
+		out->max_link_routes = 0;
+		rc = rt_base_merge(t, c, o->base, out, true, &keep, &n);
+		if (!rc && verify(t, c, o->threads, out, soft)) {
+			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
+				 "where intact fail the verification (%.160s)", out->err);
+			rc = -EAGAIN;
+		}
 	}
+	rt_merge_keep_free(&keep);
 	if (!rc) {
 		out->incremental = true;
 		out->kept_lids = n.intact;
 		out->patched_lids = n.patched;
 		out->rerouted_lids = n.rerouted;
-		logf_(o, ROUTE_LOG_INFO, "incremental: %u LIDs keep the base's routes, %u "
-		      "patched where they met a fault, %u re-routed", n.intact, n.patched,
-		      n.rerouted);
+		logf_(o, ROUTE_LOG_INFO, "incremental%s: %u LIDs keep the base's routes, %u "
+		      "patched where they met a fault, %u re-routed", strict ? " (strict)" : "",
+		      n.intact, n.patched, n.rerouted);
 	}
 	return rc;
 }

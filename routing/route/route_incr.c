@@ -85,6 +85,9 @@ struct mg {
 	uint32_t *use;			/* [switch][port][class]: routes on the port */
 	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
 						 * the merged column, dead, scratch (2 x) */
+	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
+	bool strict;			/* every path one routing's or plain (take_own()) */
+	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
 };
 
 /* Does entry @e of switch ordinal @s lead toward @lid on @t (a live hop, or @lid itself)? */
@@ -219,19 +222,26 @@ static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead
 enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
 
 /*
- * The path from switch @s along m->try: the base's (every entry on it
- * the base's), this pass's, plain up*down* (never up after coming down,
- * no hop within a level), any of these or none.  A path that is none is
- * a mix whose SLs and VLs neither routing proved: a patched spine that
- * turns below (its fallback) under a leaf that still sends it the LID
- * would carry the leaf's CAs up again on VL 0.
+ * The path from switch @s to @lid along m->try: the base's (every entry
+ * on it the base's), this pass's, plain, any of these or none.  Plain:
+ * no hop within a level, never up after coming down, except one turn
+ * (down, then up) followed by up hops only, inside the zone of the
+ * source's SL 0: route_sl.c lifts such a tail to VL 1 (a switch LID's
+ * route turning below it), and the turn rows are found again for the
+ * merged tables (merged_rows()).  A path that is none is a mix whose SLs
+ * and VLs neither routing proved: a patched spine that turns below (its
+ * fallback) under a leaf that still sends it the LID would carry the
+ * leaf's CAs up again on VL 0, then down.
  */
-static unsigned path_kind(const struct mg *m, uint32_t s)
+static unsigned path_kind(const struct mg *m, uint32_t s, uint32_t lid)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
 	unsigned k = PK_BASE | PK_OWN | PK_PLAIN;
+	int16_t zs = m->c->zone[t->sw_node[s]];
 	uint32_t in = TOPO_NONE;
+	bool turned = false, sl0 = !m->ngroups || (zs >= 0 && (uint32_t)zs < m->c->nzones &&
+				   m->out->sl[(size_t)zs * m->out->nlids + lid] == 0);
 
 	for (uint32_t h = 0; k && s != TOPO_NONE && h <= m->ns; h++) {
 		uint8_t e = m->try[s];
@@ -244,9 +254,13 @@ static unsigned path_kind(const struct mg *m, uint32_t s)
 		if (e == 0 || e == LFT_NONE)
 			break;
 		p = t->port_off[t->sw_node[s]] + e;
-		if (dir[p] == CLS_DIR_SAME || (dir[p] == CLS_DIR_UP && in != TOPO_NONE &&
-					       dir[in] != CLS_DIR_DOWN && dir[in] != CLS_DIR_XZONE))
+		if (dir[p] == CLS_DIR_UP && in != TOPO_NONE && dir[in] == CLS_DIR_UP) {
+			if (turned || !sl0)
+				k &= ~(unsigned)PK_PLAIN;	/* a second turn, or not on SL 0 */
+			turned = true;
+		} else if (dir[p] == CLS_DIR_SAME || (turned && dir[p] != CLS_DIR_UP)) {
 			k &= ~(unsigned)PK_PLAIN;
+		}
 		in = t->port_remote[p];
 		s = next_sw(t, s, e);
 	}
@@ -281,10 +295,10 @@ static bool own_path(struct mg *m, uint32_t s)
 }
 
 /*
- * The column m->dead gives, once every switch's path is the base's, this
- * pass's or plain: a switch whose path is a mix takes this pass's entry
- * (balanced), then this pass's whole path.  If it delivers, write it to
- * the tables, count its use and return true.
+ * The column m->dead gives; strict, once every switch's path is the
+ * base's, this pass's or plain: a switch whose path is a mix takes this
+ * pass's entry (balanced), then this pass's whole path.  If it delivers,
+ * write it to the tables, count its use and return true.
  */
 static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 {
@@ -294,8 +308,8 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 		build(m, lid, tc);
 		if (!delivers(m->t, m->try, lid, m->st))
 			return false;
-		for (uint32_t s = 0; s < m->ns; s++) {
-			if (path_kind(m, s))
+		for (uint32_t s = 0; m->strict && s < m->ns; s++) {
+			if (path_kind(m, s, lid))
 				continue;
 			mixed = true;
 			if (m->dead[s]) {
@@ -399,7 +413,7 @@ static bool rooted(const struct mg *m, uint32_t lid)
 {
 	const struct route_out *o = m->out, *bo = m->bo;
 
-	for (uint32_t g = 0; g < o->ngroups; g++)
+	for (uint32_t g = 0; g < m->ngroups; g++)
 		if (o->sl[(size_t)g * o->nlids + lid] == RT_SL_ROOTED)
 			return true;
 	for (uint32_t g = 0; bo && lid < bo->nlids && g < bo->ngroups; g++)
@@ -422,7 +436,7 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 	uint32_t nz = m->c->nzones;
 	uint8_t *col = o->sl + lid;
 
-	for (uint32_t g = 0; g < o->ngroups; g++) {
+	for (uint32_t g = 0; g < m->ngroups; g++) {
 		bool from_base = bo && m->bgroup[g] != UINT32_MAX && lid < bo->nlids;
 		uint32_t s = g - nz - 1, node;
 		unsigned k;
@@ -432,7 +446,7 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 				col[(size_t)g * o->nlids] = base_sl(m, g, lid);
 			continue;
 		}
-		k = path_kind(m, s);
+		k = path_kind(m, s, lid);
 		node = m->t->sw_node[s];
 		if (k & PK_OWN)
 			continue;
@@ -543,8 +557,57 @@ static int merged_rows(struct mg *m)
 	return 0;
 }
 
-/* One LID: the base's column, patched, or this pass's (take_own()). */
-static void merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
+/* Keep this pass's columns (LFT, then SLs) of @lid for a merge after this one. */
+static int keep_lid(struct mg *m, uint32_t lid)
+{
+	struct rt_merge_keep *k = m->keep;
+	struct route_out *o = m->out;
+	size_t w = (size_t)m->ns + m->ngroups;
+
+	if (k->n == k->cap) {
+		uint32_t cap = k->cap ? 2 * k->cap : 64;
+		uint32_t *l = realloc(k->lid, (size_t)cap * sizeof(*l));
+		uint8_t *c = l ? realloc(k->col, cap * w) : NULL;
+
+		if (l)
+			k->lid = l;
+		if (!c)
+			return -ENOMEM;
+		k->col = c;
+		k->cap = cap;
+	}
+	k->lid[k->n] = lid;
+	memcpy(k->col + k->n * w, m->own, m->ns);
+	for (uint32_t g = 0; g < m->ngroups; g++)
+		k->col[k->n * w + m->ns + g] = o->sl[(size_t)g * o->nlids + lid];
+	k->n++;
+	return 0;
+}
+
+/* Put back the columns keep_lid() kept: this pass's tables before the merge. */
+static void restore(struct mg *m)
+{
+	const struct rt_merge_keep *k = m->keep;
+	struct route_out *o = m->out;
+	size_t w = (size_t)m->ns + m->ngroups;
+
+	for (uint32_t i = 0; i < k->n; i++) {
+		for (uint32_t s = 0; s < m->ns; s++)
+			lft_set(o->lft, s, k->lid[i], k->col[i * w + s]);
+		for (uint32_t g = 0; g < m->ngroups; g++)
+			o->sl[(size_t)g * o->nlids + k->lid[i]] = k->col[i * w + m->ns + g];
+	}
+}
+
+void rt_merge_keep_free(struct rt_merge_keep *k)
+{
+	free(k->lid);
+	free(k->col);
+	memset(k, 0, sizeof(*k));
+}
+
+/* One LID: the base's column, patched, or this pass's (take_own()).  0 or -ENOMEM. */
+static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 {
 	const struct topo *t = m->t;
 	unsigned tc = lid_class(t, m->c, lid);
@@ -561,8 +624,10 @@ static void merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		for (uint32_t s = 0; s < m->ns; s++)
 			lft_set(m->out->lft, s, lid, m->col[s]);
 		set_sls(m, lid, true);
-		return;
+		return 0;
 	}
+	if (!m->strict && keep_lid(m, lid))
+		return -ENOMEM;
 	/* the entries into a lost link; then every switch whose base route
 	 * meets one; then this pass's whole column */
 	if (!rooted(m, lid) &&
@@ -575,6 +640,7 @@ static void merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		take_own(m, lid, tc);
 	}
 	set_sls(m, lid, false);
+	return 0;
 }
 
 /*
@@ -593,9 +659,11 @@ static void merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
  * shorter than the base's, which is still there).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, struct rt_merge_count *n)
+		  struct route_out *out, bool strict, struct rt_merge_keep *keep,
+		  struct rt_merge_count *n)
 {
-	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches };
+	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
+			.ngroups = out->sl ? out->ngroups : 0, .strict = strict, .keep = keep };
 	size_t ns = m.ns;
 	int rc;
 
@@ -623,10 +691,12 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 				m.use[((size_t)s * 256 + e) * CLS_TC_COUNT + tc]++;
 		}
 	}
+	if (!rc && strict)
+		restore(&m);	/* this pass's tables, as before the lenient merge */
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
 		if (t->lid_port[lid] != TOPO_NONE)
-			merge_lid(&m, lid, n);
-	if (!rc && out->nvls >= 2 && !out->tcs.n) {	/* layer SLs: classes map rows */
+			rc = merge_lid(&m, lid, n);
+	if (!rc && m.ngroups && out->nvls >= 2 && !out->tcs.n) {	/* layer SLs: classes map rows */
 		rc = merged_rows(&m);
 		out->turn_routes = 0;	/* the switches' own routes on the turn SL */
 		for (size_t i = (size_t)(c->nzones + 1) * out->nlids;

@@ -196,9 +196,22 @@ struct rt_merge_count {
 	uint32_t patched;	/* the base's, entries into lost links replaced by this pass's */
 	uint32_t rerouted;	/* this pass's */
 };
-/** rt_base_merge - the base's entries (and SLs) on @t where they still lead somewhere live */
+/* This pass's columns (LFT and SLs) of the LIDs a lenient merge replaced. */
+struct rt_merge_keep {
+	uint32_t n, cap;
+	uint32_t *lid;
+	uint8_t *col;	/* per LID: an entry per switch, then an SL per group */
+};
+/**
+ * rt_base_merge - the base's entries (and SLs) on @t where they still lead
+ * somewhere live.  Lenient (!@strict): the columns it replaces go to @keep;
+ * strict: @keep's columns are put back first, and every switch's path is
+ * then one routing's whole or plain up*down* (route_incr.c)
+ */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, struct rt_merge_count *n);
+		  struct route_out *out, bool strict, struct rt_merge_keep *keep,
+		  struct rt_merge_count *n);
+void rt_merge_keep_free(struct rt_merge_keep *k);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */
 uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s);
 /** rt_up_groups - build upg_off, upg, upg_ord, upg_opos, upg_alt, upg_port (route_pos.c) */

@@ -24,7 +24,11 @@
 #      incremental (they were routed from scratch: 1,003, 2,808 and 55,861
 #      entries moved; now 391, 119 and 277), under 500, 300 and 300
 #      entries move, no credit loop, loop, black hole or slowed pair, and
-#      the healed tables are the healthy ones.
+#      the healed tables are the healthy ones; spine 0x248a07033781b3ac of
+#      the SuperPOD-style tree fails: the lenient merge (this pass's entries
+#      into the base's, turns and all) fails the verification, the strict
+#      one (every switch's path one routing's whole or plain up*down*)
+#      passes it, and `ffroute check` finds nothing hard.
 # Needs python3.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -184,4 +188,11 @@ turns hetfull "$TMP/hetfull.net" link 300
 python3 "$top_srcdir/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$TMP/ff2big.topo" ||
 	not_ok "gen_foreign.py ff2"
 turns ff2big "$TMP/ff2big.topo" link 300
+$EDIT "$TMP/sp/fabric.topo" "$TMP/sp-strict.topo" node:S-248a07033781b3ac || not_ok "edit sp-strict"
+"$FFROUTE" route "$TMP/sp-strict.topo" -o "$TMP/sp-strict" --previous "$TMP/sp" -v 2>"$TMP/sp-strict.err"
+grep -q "the lenient merge fails the verification" "$TMP/sp-strict.err" &&
+	grep -q "incremental (strict): " "$TMP/sp-strict.err" &&
+	"$FFROUTE" check "$TMP/sp-strict" 2>&1 | grep -q "^findings: 0 hard" &&
+	ok "sp: a spine whose lenient merge fails: merged strictly, clean" ||
+	not_ok "sp: the strict merge" "$TMP/sp-strict.err"
 tap_done

@@ -39,8 +39,10 @@ struct lspec {
 #define SW_GUID(i) (0x0002c90000000100ULL + (i))
 #define CA_GUID(i) (0x0c42a10000001000ULL + ((uint64_t)(i) << 4))
 
+/* Hosts in @slow1x (a bit per host) are on 1x links, the others 4x (HDR). */
 static struct topo *build(struct diag_list *dl, unsigned nsw, unsigned radix,
-			  const struct hspec *h, unsigned nh, const struct lspec *lk, unsigned nl)
+			  const struct hspec *h, unsigned nh, const struct lspec *lk, unsigned nl,
+			  unsigned slow1x)
 {
 	struct topo_builder *b = topo_builder_new(dl);
 	int sw[32];
@@ -67,8 +69,9 @@ static struct topo *build(struct diag_list *dl, unsigned nsw, unsigned radix,
 		n = topo_builder_add_node(b, &ni, NULL);
 		assert_true(n >= 0);
 		topo_builder_set_port(b, n, 1, &pi, NULL);
-		assert_int_equal(topo_builder_add_link(b, n, 1, &ref, h[i].port, 4,
-						       TOPO_SPEED_HDR, NULL), 0);
+		assert_int_equal(topo_builder_add_link(b, n, 1, &ref, h[i].port,
+						       (slow1x >> i & 1) ? 1 : 4, TOPO_SPEED_HDR,
+						       NULL), 0);
 	}
 	for (unsigned i = 0; i < nl; i++) {
 		struct topo_ref ref = { NULL, SW_GUID(lk[i].b) };
@@ -101,7 +104,7 @@ static void fab_hand(struct fab *f, unsigned nsw, unsigned radix, const struct h
 		     unsigned nh, const struct lspec *lk, unsigned nl)
 {
 	diag_init(&f->dl, 0);
-	fab_init(f, build(&f->dl, nsw, radix, h, nh, lk, nl), TOPO_NONE);
+	fab_init(f, build(&f->dl, nsw, radix, h, nh, lk, nl, 0), TOPO_NONE);
 }
 
 /* A generated fabric; @drop_spine removes its first spine (level 2). */
@@ -299,6 +302,46 @@ static void test_shift_lower_bound_hand(void **state)
 	expect_metric(&f, "shift_max", 2);
 	expect_metric(&f, "shift_lb_max", 2);
 	expect_metric(&f, "shift_lb_mean", 4.0 / 3);
+	fab_free(&f);
+}
+
+/*
+ * Shifts by rate (shift_rated_*), by hand: lb_hosts with cn0 on a 1x link
+ * (50 of 200 Gb/s: 0.25), every route between the leaves through spine 0.
+ * A flow asks its path's least rate: 0.25 from or to cn0, else 1; a
+ * channel carries its flows' asks over its own rate.
+ *   shift 1: cn0->cn1 (local: cn0's link 0.25 / 0.25 = 1), cn1->cn2 (1 on
+ *            each hop), cn2->cn3 (local), cn3->cn0 (0.25 up to cn0's link,
+ *            there 1): max 1 (flows: 1)
+ *   shift 2: cn0->cn2 and cn1->cn3 share leaf 2 -> spine 0 and spine 0 ->
+ *            leaf 3: 0.25 + 1 = 1.25; back the same: max 1.25 (flows: 2)
+ *   shift 3: cn0->cn3 (0.25), cn1->cn0 (local, 1 on cn0's link), cn2->cn1
+ *            (1 per hop), cn3->cn2: max 1 (flows: 1)
+ * shift_rated_max 1.25, mean 3.25 / 3; shift_max 2, mean 4 / 3.  On one
+ * rate the metric is not reported.
+ */
+static void test_shift_rated_hand(void **state)
+{
+	static const struct lspec links[] = {
+		{ 2, 3, 0, 1 }, { 2, 4, 1, 1 }, { 3, 3, 0, 2 }, { 3, 4, 1, 2 },
+	};
+	struct fab f;
+
+	(void)state;
+	diag_init(&f.dl, 0);
+	fab_init(&f, build(&f.dl, 4, 4, lb_hosts, 4, links, 4, 1u << 0), TOPO_NONE);
+	lb_route_via_spine0(&f);
+	fab_run(&f);
+	expect_metric(&f, "shift_count", 3);
+	expect_metric(&f, "shift_max", 2);
+	expect_metric(&f, "shift_mean", 4.0 / 3);
+	expect_metric(&f, "shift_rated_max", 1.25);
+	expect_metric(&f, "shift_rated_mean", 3.25 / 3);
+	fab_free(&f);
+
+	fab_hand(&f, 4, 4, lb_hosts, 4, links, 4);
+	fab_run(&f);
+	assert_true(isnan(chk_metric_get(&f.r, "shift_rated_max")));
 	fab_free(&f);
 }
 
@@ -878,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_shift_fattree_spine_removed),
 		cmocka_unit_test(test_shift_lower_bound_hand),
 		cmocka_unit_test(test_shift_lb_shortest_hand),
+		cmocka_unit_test(test_shift_rated_hand),
 		cmocka_unit_test(test_shift_interzone_bound),
 		cmocka_unit_test(test_ebb_nonblocking),
 		cmocka_unit_test(test_ebb_oversubscribed),
