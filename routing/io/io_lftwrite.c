@@ -21,10 +21,13 @@
  * which a file cannot reproduce) and prints the extra LIDs of an LMC range
  * as ibroute does ("path #k out of n: portguid ...").  Deterministic.
  *
- * Time O(switches x LIDs); memory O(switches).
+ * Time O(switches x LIDs); memory O(switches + LIDs): the part of an
+ * opensm-lfts.dump row after the port depends on the LID only, and is
+ * formatted once (osm_suffixes()).
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <ffroute/io.h>
 
@@ -123,33 +126,100 @@ static uint32_t dest_port(const struct topo *t, uint32_t lid)
 	return lid && lid <= t->max_lid ? topo_find_lid(t, lid) : TOPO_NONE;
 }
 
+/*
+ * What follows "0xLLLL PPP # " on LID @lid's row, the same in every
+ * switch's block: formatted once per LID (sfx.text + sfx.off[lid]), so
+ * writing a block costs its bytes, not a printf per row.
+ */
+struct osm_sfx {
+	char *text;
+	size_t *off;	/* [top + 2]: row suffix lid is text[off[lid] .. off[lid + 1]) */
+};
+
+static int osm_suffixes(const struct topo *t, uint32_t top, struct osm_sfx *x)
+{
+	char desc[DESC_PRINT_MAX + 1], line[160];
+	size_t len = 0, cap = 64 * ((size_t)top + 1);
+
+	x->text = malloc(cap);
+	x->off = malloc(((size_t)top + 2) * sizeof(*x->off));
+	if (!x->text || !x->off)
+		return -ENOMEM;
+	for (uint32_t lid = 0; lid <= top; lid++) {
+		uint32_t p = dest_port(t, lid);
+		int n;
+
+		if (p == TOPO_NONE) {
+			n = snprintf(line, sizeof(line), "unknown node and type\n");
+		} else {
+			print_desc(t->node_desc[t->port_node[p]], desc);
+			n = snprintf(line, sizeof(line), "%s portguid 0x%016llx: '%s'\n",
+				     node_type_str(t->node_type[t->port_node[p]]),
+				     (unsigned long long)t->port_guid[p], desc);
+		}
+		if (n < 0 || n >= (int)sizeof(line))
+			n = (int)sizeof(line) - 1;	/* cannot happen: 63-byte descriptions */
+		if (len + (size_t)n > cap) {
+			char *m = realloc(x->text, 2 * cap + (size_t)n);
+
+			if (!m)
+				return -ENOMEM;
+			x->text = m;
+			cap = 2 * cap + (size_t)n;
+		}
+		x->off[lid] = len;
+		memcpy(x->text + len, line, (size_t)n);
+		len += (size_t)n;
+	}
+	x->off[top + 1] = len;
+	return 0;
+}
+
+/* "0x%04x %03u # " into @o (LIDs up to 0xffff, ports up to 255); its length. */
+static size_t osm_prefix(char *o, uint32_t lid, unsigned port)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	o[0] = '0';
+	o[1] = 'x';
+	o[2] = hex[lid >> 12 & 15];
+	o[3] = hex[lid >> 8 & 15];
+	o[4] = hex[lid >> 4 & 15];
+	o[5] = hex[lid & 15];
+	o[6] = ' ';
+	o[7] = (char)('0' + port / 100);
+	o[8] = (char)('0' + port / 10 % 10);
+	o[9] = (char)('0' + port % 10);
+	memcpy(o + 10, " # ", 3);
+	return 13;
+}
+
 static void osm_block(const struct topo *t, const struct lft *l, uint32_t sw, uint32_t top,
-		      FILE *fp)
+		      const struct osm_sfx *x, FILE *fp)
 {
 	uint32_t node = t->sw_node[sw];
 	unsigned nports = t->node_nports[node];
-	char desc[DESC_PRINT_MAX + 1];
+	char desc[DESC_PRINT_MAX + 1], buf[1 << 16];
+	size_t n = 0;
 
 	print_desc(t->node_desc[node], desc);
 	fprintf(fp, "Unicast lids [0-%u] of switch Lid %u guid 0x%016llx ('%s'):\n", top,
 		topo_node_lid(t, node), (unsigned long long)t->node_guid[node], desc);
 	for (uint32_t lid = 0; lid <= top; lid++) {
 		unsigned port = lft_get(l, sw, lid);
-		uint32_t p;
+		size_t sl = x->off[lid + 1] - x->off[lid];
 
 		if (port > nports)	/* OpenSM: port >= num_ports (incl. port 0) */
 			continue;
-		fprintf(fp, "0x%04x %03u # ", lid, port);
-		p = dest_port(t, lid);
-		if (p == TOPO_NONE) {
-			fputs("unknown node and type\n", fp);
-			continue;
+		if (n + 13 + sl > sizeof(buf)) {
+			fwrite(buf, 1, n, fp);
+			n = 0;
 		}
-		print_desc(t->node_desc[t->port_node[p]], desc);
-		fprintf(fp, "%s portguid 0x%016llx: '%s'\n",
-			node_type_str(t->node_type[t->port_node[p]]),
-			(unsigned long long)t->port_guid[p], desc);
+		n += osm_prefix(buf + n, lid, port);
+		memcpy(buf + n, x->text + x->off[lid], sl);	/* sl < 160 */
+		n += sl;
 	}
+	fwrite(buf, 1, n, fp);
 	fprintf(fp, "%u lids dumped\n", top);
 }
 
@@ -159,18 +229,21 @@ static void osm_block(const struct topo *t, const struct lft *l, uint32_t sw, ui
  */
 int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp)
 {
+	struct osm_sfx x = { 0 };
 	uint32_t n, top, *order;
+	int rc;
 
 	if (l->nsw != t->nswitches || !l->nlids)
 		return -EINVAL;
 	order = switch_order(t, l, true, &n);
-	if (!order)
-		return -ENOMEM;
 	top = top_lid(t, l);
-	for (uint32_t i = 0; i < n; i++)
-		osm_block(t, l, order[i], top, fp);
+	rc = !order ? -ENOMEM : top > 0xffff ? -EINVAL : osm_suffixes(t, top, &x);
+	for (uint32_t i = 0; !rc && i < n; i++)
+		osm_block(t, l, order[i], top, &x, fp);
 	free(order);
-	return fflush(fp) || ferror(fp) ? -EIO : 0;
+	free(x.text);
+	free(x.off);
+	return rc ? rc : fflush(fp) || ferror(fp) ? -EIO : 0;
 }
 
 /* ibroute's destination column for @lid. */
