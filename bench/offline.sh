@@ -21,6 +21,7 @@ route_ff2=$("$build/bench/bench_route" ff2 9)
 route_700=$("$build/bench/bench_route" ft3-700 3)
 route_16k=$("$build/bench/bench_route" ft3-16k 3)
 route_16k_1=$("$build/bench/bench_route" ft3-16k 1 1)	# one thread, for comparison
+route_32k=$("$build/bench/bench_route" ft3-32k 1)	# issue 27: radix 64, 32,768 hosts
 ff=$build/tools/ffroute
 # routing quality: ffroute route --check on the reference fabrics (+ generated degraded
 # frames, and the fabrics of tests/data/foreign, another generator's)
@@ -79,6 +80,7 @@ quality=$(
 	echo "- $route_700"
 	echo "- $route_16k"
 	echo "- $route_16k_1"
+	echo "- $route_32k"
 	echo
 	echo "## Routing quality (ffroute route --check; seeds 1; all shifts up to 1024 HCAs, else 64 sampled)"
 	echo
@@ -97,6 +99,7 @@ cat "$out"
 	echo "- $route_700 [<= 1 s]"
 	echo "- $route_16k [<= 2 s; memory <= 3 x LFT + topology]"
 	echo "- $route_16k_1 [the same on one thread]"
+	echo "- $route_32k [issue 27: <= 5 s in-process]"
 	echo
 	echo "Routing quality of \`ffroute route --check\` (c/s/o = compute/storage/other; LB = the checker's physical lower bound; degraded frames generated with seed 1; taper4, taper2-randwire, randwire, torus, dragonfly: tests/data/foreign):"
 	echo

@@ -121,9 +121,9 @@ struct cls_overrides;
 int cli_load_slots(const char *dir, struct route_slot **slots, uint32_t *n);
 struct route_out;
 /**
- * cli_load_base_sls - a base's SLs and SL2VL (DIR/ffroute.sl and
- * DIR/opensm-sl2vl.dump, written for @l) into @o, which points at @l;
- * 0, 1 when absent or written for other tables, else -errno (printed)
+ * cli_load_base_sls - a base's SLs (DIR/ffroute.sl, written for @l) into
+ * @o, which points at @l; 0, 1 when absent or written for other tables,
+ * else -errno (printed)
  */
 int cli_load_base_sls(const char *dir, const struct topo *t, const struct lft *l,
 		      struct route_out *o);

@@ -168,43 +168,29 @@ int cli_lft_bound(const struct topo *t, const struct lft *l, const char *label,
 	return tables && lids ? 0 : -EINVAL;
 }
 
-/* ffroute.sl (@sl) or opensm-sl2vl.dump at @path into @o; 0, 1 absent, else -errno (printed). */
-static int load_sl_file(const char *path, const struct topo *t, struct route_out *o, bool sl,
-			uint64_t *digest)
+int cli_load_base_sls(const char *dir, const struct topo *t, const struct lft *l,
+		      struct route_out *o)
 {
+	char path[4096];
 	struct diag_list dl;
+	uint64_t digest = 0;
 	char *buf;
 	size_t len;
 	int rc;
 
+	memset(o, 0, sizeof(*o));
+	snprintf(path, sizeof(path), "%s/ffroute.sl", dir);
 	if (access(path, R_OK))
 		return 1;
 	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
 	rc = ffr_load_file(path, &buf, &len, &dl);
 	if (!rc) {
-		rc = sl ? sl_read(buf, len, path, t, &o->sl, &o->sl_group, &o->ngroups, &o->tcs,
-				  digest, &dl) :
-			  chk_sl2vl_read(buf, len, path, t, &o->sl2vl, &o->vlx, &dl);
+		rc = sl_read(buf, len, path, t, &o->sl, &o->sl_group, &o->ngroups, &o->tcs, &digest,
+			     &dl);
 		free(buf);
 	}
 	diag_print(&dl, stderr);
 	diag_free(&dl);
-	return rc;
-}
-
-int cli_load_base_sls(const char *dir, const struct topo *t, const struct lft *l,
-		      struct route_out *o)
-{
-	char sl[4096], sl2vl[4096];
-	uint64_t digest = 0;
-	int rc;
-
-	memset(o, 0, sizeof(*o));
-	snprintf(sl, sizeof(sl), "%s/ffroute.sl", dir);
-	snprintf(sl2vl, sizeof(sl2vl), "%s/opensm-sl2vl.dump", dir);
-	rc = load_sl_file(sl, t, o, true, &digest);
-	if (!rc)
-		rc = load_sl_file(sl2vl, t, o, false, NULL);
 	if (!rc && digest != lft_digest(t, l, UINT32_MAX))
 		rc = 1;	/* written for other tables: not the base's */
 	if (rc) {

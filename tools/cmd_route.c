@@ -397,7 +397,7 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 
 /*
  * --previous DIR: the base is DIR/base/ (fabric.topo + opensm-lfts.dump,
- * and ffroute.sl + opensm-sl2vl.dump when it used VL layers) when that run
+ * and ffroute.sl when it used VL layers) when that run
  * kept one (the fabric lacked some of it), else what it wrote (it was its
  * own base).  Its SLs go to @bo; without them this pass's SLs stand for
  * the base's.
@@ -452,7 +452,6 @@ static int write_base(const char *dir, const struct route_base *b, const struct 
 		{ "fabric.topo", w_topo, false },
 		{ "opensm-lfts.dump", w_osm, false },
 		{ "ffroute.sl", w_sl, true },
-		{ "opensm-sl2vl.dump", w_sl2vl, true },
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	struct route_out bo = { .lft = (struct lft *)b->lft };

@@ -62,9 +62,10 @@ struct route_tclass {
 
 /*
  * The fabric as it was whole and its tables routed from scratch
- * (route_incr.c): @out, when given, its SLs and SL2VL (sl, sl_group,
- * ngroups, nlids, sl2vl, vlx, nvls, tcs), so the turns of the routes kept
- * keep the VLs they were proved on; NULL: this pass's SLs stand for them.
+ * (route_incr.c): @out, when given, its SLs (sl, sl_group, ngroups,
+ * nlids, tcs), so the turns of the routes kept keep the VLs they were
+ * proved on (the turn rows are found again on the merged tables); NULL:
+ * this pass's SLs stand for them.
  */
 struct route_base {
 	const struct topo *t;

@@ -225,10 +225,11 @@ enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
  * The path from switch @s to @lid along m->try: the base's (every entry
  * on it the base's), this pass's, plain, any of these or none.  Plain:
  * no hop within a level, never up after coming down, except one turn
- * (down, then up) followed by up hops only, inside the zone of the
- * source's SL 0: route_sl.c lifts such a tail to VL 1 (a switch LID's
- * route turning below it), and the turn rows are found again for the
- * merged tables (merged_rows()).  A path that is none is a mix whose SLs
+ * (down, then up) as the path's last hop, on the source's SL 0:
+ * route_sl.c lifts that hop to VL 1 (a switch LID's route turns one hop
+ * below it), and the turn rows are found again for the merged tables
+ * (merged_rows()); a hop after it would be back on VL 0, going up after
+ * coming down.  A path that is none is a mix whose SLs
  * and VLs neither routing proved: a patched spine that turns below (its
  * fallback) under a leaf that still sends it the LID would carry the
  * leaf's CAs up again on VL 0, then down.
@@ -254,12 +255,12 @@ static unsigned path_kind(const struct mg *m, uint32_t s, uint32_t lid)
 		if (e == 0 || e == LFT_NONE)
 			break;
 		p = t->port_off[t->sw_node[s]] + e;
-		if (dir[p] == CLS_DIR_UP && in != TOPO_NONE && dir[in] == CLS_DIR_UP) {
-			if (turned || !sl0)
-				k &= ~(unsigned)PK_PLAIN;	/* a second turn, or not on SL 0 */
+		if (dir[p] == CLS_DIR_SAME || turned) {
+			k &= ~(unsigned)PK_PLAIN;	/* a hop after the turn drops back to VL 0 */
+		} else if (dir[p] == CLS_DIR_UP && in != TOPO_NONE && dir[in] == CLS_DIR_UP) {
+			if (!sl0)
+				k &= ~(unsigned)PK_PLAIN;	/* the turn row lifts SL 0 only */
 			turned = true;
-		} else if (dir[p] == CLS_DIR_SAME || (turned && dir[p] != CLS_DIR_UP)) {
-			k &= ~(unsigned)PK_PLAIN;
 		}
 		in = t->port_remote[p];
 		s = next_sw(t, s, e);
@@ -356,8 +357,8 @@ static bool base_groups(struct mg *m, int *rc)
 	uint32_t nz = m->c->nzones;
 
 	if (!bo || !bo->sl || !bo->sl_group || !o->sl || o->nvls < 2 || bo->tcs.n || o->tcs.n ||
-	    nz >= RT_SL_ROOTED || bo->ngroups < nz + 1)
-		return false;
+	    nz >= RT_SL_ROOTED || bo->ngroups != nz + 1 + m->base->t->nswitches)
+		return false;	/* ... or as many zones as here: SLs name zones */
 	if (!(m->bgroup = malloc(((size_t)o->ngroups + 1) * sizeof(*m->bgroup)))) {
 		*rc = -ENOMEM;
 		return false;
