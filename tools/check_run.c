@@ -316,9 +316,15 @@ static int load(const struct check_input *in, struct check_run *run, struct diag
 	int rc;
 
 	if (in->live) {
-		rc = live_read(in->ca, in->port, &run->t, &run->l, dl);
+		struct live_vl vl = { 0 };
+
+		rc = live_read(in->ca, in->port, &run->t, &run->l, in->live_vl ? &vl : NULL, dl);
 		if (rc)
 			return rc;
+		run->sl2vl = vl.sl2vl;	/* --live-vl: the switches' own */
+		run->vlx = vl.vlx;
+		run->vlarb = vl.vlarb;
+		run->nvlarb = vl.nvlarb;
 		if (in->port)
 			snprintf(run->label, sizeof(run->label), "live (%s, port %d)",
 				 in->ca ? in->ca : "first HCA", in->port);
@@ -387,6 +393,9 @@ void check_run_free(struct check_run *run)
 	free(run->sl);
 	free(run->sl_group);
 	free(run->job);
+	for (uint32_t i = 0; i < run->nvlarb; i++)
+		free(run->vlarb[i]);
+	free(run->vlarb);
 	lft_free(run->l);
 	topo_free(run->t);
 	memset(run, 0, sizeof(*run));
@@ -465,6 +474,8 @@ int report_text(const struct check_run *run, FILE *fp)
 
 	summarize(run, &s);
 	fprintf(fp, "input: %s\n", run->label);
+	for (uint32_t i = 0; i < run->nvlarb; i++)
+		fprintf(fp, "VL arbitration (read live): %s\n", run->vlarb[i]);
 	fprintf(fp, "fabric: %u switches (%u with a forwarding table), %u CAs (%u hosts, %u SHARP "
 		"aggregation nodes), %u routers, %u links, %u LIDs (highest %u)\n", t->nswitches,
 		s.with_table, t->ncas, s.hosts, s.sharp, t->nrouters, s.links, s.lids, t->max_lid);
@@ -542,6 +553,12 @@ int report_json(const struct check_run *run, FILE *fp)
 	summarize(run, &s);
 	fputs("{\n  \"input\": ", fp);
 	cli_json_str(fp, run->label);
+	for (uint32_t i = 0; i < run->nvlarb; i++) {
+		fputs(i ? ", " : ",\n  \"vlarb_live\": [", fp);
+		cli_json_str(fp, run->vlarb[i]);
+	}
+	if (run->nvlarb)
+		fputs("]", fp);
 	fprintf(fp, ",\n  \"fabric\": {\"switches\": %u, \"switches_with_table\": %u, \"cas\": %u, "
 		"\"hosts\": %u, \"sharp_ans\": %u, \"routers\": %u, \"links\": %u, \"lids\": %u, "
 		"\"max_lid\": %u},\n", t->nswitches, s.with_table, t->ncas, s.hosts, s.sharp,

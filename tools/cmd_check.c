@@ -23,7 +23,7 @@
 const char cmd_check_help[] =
 	"usage: ffroute check [DIR] [--topo F [--topo-format FMT]] [--lft F [--lft-format FMT]]\n"
 	"                     [--db-csv F] [--sl2vl F] [--sl F] [--roles F] [--job F]\n"
-	"                     [--live [--ca NAME] [--port N]]\n"
+	"                     [--live [--live-vl] [--ca NAME] [--port N]]\n"
 	"                     [--no-metrics] [--seed N] [--bisections N] [--threads N]\n"
 	"                     [--json] [--html FILE] [--link-loads FILE]\n"
 	"\n"
@@ -50,6 +50,9 @@ const char cmd_check_help[] =
 	"      --roles F         role overrides: \"GUID ROLE [zone=Z] [rail=R]\" lines\n"
 	"      --job F           hosts of one job (host names or 0x GUIDs, one per line)\n"
 	"      --live            read topology and LFTs from the fabric with SMPs\n"
+	"      --live-vl         --live: the switches' SL2VL (every cabled port pair) and VL\n"
+	"                        arbitration tables too; credit loops judged per VL with\n"
+	"                        them (give the SLs with --sl)\n"
 	"      --ca NAME         --live: local HCA (default: first)\n"
 	"      --port N          --live: local port (default: first active)\n"
 	"      --no-metrics      findings only\n"
@@ -68,7 +71,7 @@ const char cmd_check_help[] =
 enum {
 	OPT_TOPO_FMT = 256, OPT_LFT_FMT, OPT_SL2VL, OPT_ROLES, OPT_JOB, OPT_LIVE, OPT_CA,
 	OPT_PORT, OPT_NO_METRICS, OPT_SEED, OPT_HTML, OPT_DB_CSV, OPT_SL, OPT_LINK_LOADS,
-	OPT_THREADS, OPT_BISECTIONS,
+	OPT_THREADS, OPT_BISECTIONS, OPT_LIVE_VL,
 };
 
 struct check_opts {
@@ -112,6 +115,7 @@ static int parse_one(const struct cli_cmd *cmd, int c, struct check_opts *o)
 	case OPT_ROLES: o->in.roles = optarg; return 0;
 	case OPT_JOB: o->in.job = optarg; return 0;
 	case OPT_LIVE: o->in.live = true; return 0;
+	case OPT_LIVE_VL: o->in.live_vl = true; return 0;
 	case OPT_CA: o->in.ca = optarg; return 0;
 	case OPT_PORT:
 		if (parse_uint(cmd, "--port", optarg, 1, TOPO_MAX_PORTS, &v))
@@ -151,8 +155,10 @@ static int check_combos(const struct cli_cmd *cmd, const struct check_opts *o)
 		return cli_usage_error(cmd, "--live reads the fabric itself: no DIR, --topo or --lft");
 	if (in->live && in->db_csv)
 		return cli_usage_error(cmd, "--db-csv goes with a DIR or --topo, not --live");
-	if (!in->live && (in->ca || in->port))
-		return cli_usage_error(cmd, "--ca and --port go with --live");
+	if (!in->live && (in->ca || in->port || in->live_vl))
+		return cli_usage_error(cmd, "--ca, --port and --live-vl go with --live");
+	if (in->live_vl && in->sl2vl)
+		return cli_usage_error(cmd, "--live-vl reads the SL2VL tables: no --sl2vl");
 	if (o->topo_fmt_set && !in->topo)
 		return cli_usage_error(cmd, "--topo-format needs --topo");
 	if (o->lft_fmt_set && !in->lft)
@@ -175,6 +181,7 @@ static int parse_opts(const struct cli_cmd *cmd, int argc, char **argv, struct c
 		{ "roles", required_argument, NULL, OPT_ROLES },
 		{ "job", required_argument, NULL, OPT_JOB },
 		{ "live", no_argument, NULL, OPT_LIVE },
+		{ "live-vl", no_argument, NULL, OPT_LIVE_VL },
 		{ "ca", required_argument, NULL, OPT_CA },
 		{ "port", required_argument, NULL, OPT_PORT },
 		{ "no-metrics", no_argument, NULL, OPT_NO_METRICS },

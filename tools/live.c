@@ -23,6 +23,19 @@
  *    the dump loaders, the table spans the larger of the fabric's highest
  *    LID and the highest LID any switch routes.
  *
+ * 3. With --live-vl (@vl): every switch's SLtoVLMappingTable (IBA 14.2.5.8:
+ *    attribute 0x17, modifier input port << 8 | output port, 16 four-bit
+ *    entries, SL 0 in the high nibble of byte 0) for each cabled output
+ *    port and each input port a packet can arrive on (port 0, the switch
+ *    itself, then the cabled ones): the first row read is the output
+ *    port's row, the others that differ go to vlx, as chk_sl2vl_read()
+ *    keeps OpenSM's dump.  CA ports are not read: a CA's sending channel
+ *    has no channel before it, so it closes no credit loop.  And each
+ *    cabled switch port's VLArbitrationTable (attribute 0x18, modifier
+ *    block << 16 | port; blocks 1-2 low, 3-4 high, as many as PortInfo's
+ *    VLArbLowCap/HighCap ask; 32 entries of VL, weight), summarized as the
+ *    distinct (low, high) pairs with their port counts.
+ *
  * Any failed MAD is an error naming the switch and block; nothing partial
  * is returned.  ibnetdisc opens and closes its own umad port; ours for the
  * LFT reads is opened only afterwards (umad2sim, ibsim's client shim,
@@ -253,6 +266,168 @@ static struct lft *live_lfts(struct live_ctx *c, const struct topo *t, int *rc)
 	return l;
 }
 
+/* Switch @n's SL2VL rows of every (input, cabled output) pair into @v (topo node @tn). */
+static int live_sl2vl_switch(struct live_ctx *c, const struct topo *t, uint32_t tn,
+			     ibnd_node_t *n, struct live_vl *v)
+{
+	char what[64];
+
+	for (int o = 1; o <= n->numports; o++) {
+		uint8_t *base = v->sl2vl + ((size_t)t->port_off[tn] + (unsigned)o) * 16;
+		bool first = true;
+
+		if (!n->ports[o] || !n->ports[o]->remoteport)
+			continue;
+		for (int i = 0; i <= n->numports; i++) {
+			uint8_t buf[IB_SMP_DATA_SIZE] = { 0 }, row[16];
+			ib_portid_t pid = n->path_portid;
+
+			if (i == o || (i && (!n->ports[i] || !n->ports[i]->remoteport)))
+				continue;
+			if (!smp_query_via(buf, &pid, IB_ATTR_SLVL_TABLE, (unsigned)(i << 8 | o), 0,
+					   c->mp)) {
+				snprintf(what, sizeof(what), "SLtoVLMappingTable in %d out %d", i, o);
+				live_mad_error(c, n, what);
+				return -EIO;
+			}
+			for (unsigned sl = 0; sl < 16; sl++)
+				row[sl] = (uint8_t)(buf[sl >> 1] >> ((sl & 1) ? 0 : 4) & 15);
+			if (first)
+				memcpy(base, row, 16);
+			else if (memcmp(row, base, 16) &&
+				 chk_vlx_add(&v->vlx, t->port_off[tn] + (unsigned)i,
+					     t->port_off[tn] + (unsigned)o, row))
+				return -ENOMEM;
+			first = false;
+		}
+	}
+	return 0;
+}
+
+/* One VL arbitration table (@blk 1 low, 3 high) of port @o as "V:W,..", "-" when empty. */
+static int live_vlarb_table(struct live_ctx *c, ibnd_node_t *n, int o, unsigned blk,
+			    unsigned cap, char *out, size_t size)
+{
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (unsigned b = 0; b < 2 && b * 32 < cap; b++) {
+		uint8_t buf[IB_SMP_DATA_SIZE] = { 0 };
+		ib_portid_t pid = n->path_portid;
+		char what[64];
+
+		if (!smp_query_via(buf, &pid, IB_ATTR_VL_ARBITRATION,
+				   (blk + b) << 16 | (unsigned)o, 0, c->mp)) {
+			snprintf(what, sizeof(what), "VLArbitrationTable block %u port %d", blk + b, o);
+			live_mad_error(c, n, what);
+			return -EIO;
+		}
+		for (unsigned e = 0; e < 32 && b * 32 + e < cap; e++)
+			if (buf[2 * e + 1] && len + 16 < size)
+				len += (size_t)snprintf(out + len, size - len, "%s%u:%u",
+							len ? "," : "", buf[2 * e] & 15u,
+							buf[2 * e + 1]);
+	}
+	if (!len)
+		snprintf(out, size, "-");
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Every cabled switch port's VL arbitration, as "low L high H" lines into
+ * @all (one per port, sorted), then counted into v->vlarb: the distinct
+ * lines, most ports first.
+ */
+static int live_vlarb(struct live_ctx *c, struct live_vl *v)
+{
+	char **all = NULL, low[512], high[512];
+	uint32_t n = 0, cap = 0;
+	int rc = 0;
+
+	for (ibnd_node_t *nd = c->f->nodes; nd && !rc; nd = nd->next)
+		for (int o = 1; nd->type == IB_NODE_SWITCH && o <= nd->numports && !rc; o++) {
+			ibnd_port_t *p = nd->ports[o];
+
+			if (!p || !p->remoteport)
+				continue;
+			rc = live_vlarb_table(c, nd, o, 1, mad_get_field(p->info, 0,
+					      IB_PORT_VL_ARBITRATION_LOW_CAP_F), low, sizeof(low));
+			if (!rc)
+				rc = live_vlarb_table(c, nd, o, 3, mad_get_field(p->info, 0,
+						      IB_PORT_VL_ARBITRATION_HIGH_CAP_F), high,
+						      sizeof(high));
+			if (!rc && n == cap) {
+				char **m = realloc(all, (cap = cap ? 2 * cap : 64) * sizeof(*m));
+
+				rc = m ? 0 : -ENOMEM;
+				all = m ? m : all;
+			}
+			if (!rc && !(all[n] = malloc(strlen(low) + strlen(high) + 16)))
+				rc = -ENOMEM;
+			if (!rc)
+				sprintf(all[n++], "low %s high %s", low, high);
+		}
+	if (!rc)
+		qsort(all, n, sizeof(*all), cmp_str);
+	v->vlarb = rc ? NULL : calloc((size_t)n + 1, sizeof(*v->vlarb));
+	for (uint32_t i = 0, j; !rc && i < n; i = j) {
+		char *line;
+
+		for (j = i; j < n && !strcmp(all[j], all[i]); j++)
+			;
+		if (!(line = malloc(strlen(all[i]) + 24)))
+			rc = -ENOMEM;
+		else
+			sprintf(line, "%u ports: %s", j - i, all[i]);
+		v->vlarb[v->nvlarb++] = line;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		free(all[i]);
+	free(all);
+	return rc;
+}
+
+/* The SL2VL and VL arbitration tables of every switch of @t into @v. */
+static int live_vls(struct live_ctx *c, const struct topo *t, struct live_vl *v)
+{
+	int rc = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->sl2vl = malloc((size_t)t->nports * 16 + 1);
+	if (!v->sl2vl)
+		return -ENOMEM;
+	for (uint32_t p = 0; p < t->nports; p++)	/* not read: identity, as a dump's */
+		for (unsigned sl = 0; sl < 16; sl++)
+			v->sl2vl[(size_t)p * 16 + sl] = (uint8_t)sl;
+	for (ibnd_node_t *n = c->f->nodes; n && !rc; n = n->next) {
+		uint32_t tn = topo_find_guid(t, n->guid);
+
+		if (n->type == IB_NODE_SWITCH && tn != TOPO_NONE)
+			rc = live_sl2vl_switch(c, t, tn, n, v);
+	}
+	chk_vlx_sort(&v->vlx);
+	if (!rc)
+		rc = live_vlarb(c, v);
+	if (rc == -ENOMEM)
+		diag_add(c->dl, DIAG_ERROR, LIVE_SRC, 0, 0, "out of memory");
+	return rc;
+}
+
+void live_vl_free(struct live_vl *vl)
+{
+	free(vl->sl2vl);
+	chk_vlx_free(&vl->vlx);
+	for (uint32_t i = 0; i < vl->nvlarb; i++)
+		free(vl->vlarb[i]);
+	free(vl->vlarb);
+	memset(vl, 0, sizeof(*vl));
+}
+
 static const char *live_ca_name(const char *ca)
 {
 	return ca ? ca : "(first HCA)";
@@ -271,7 +446,8 @@ static const char *live_ca_name(const char *ca)
  * Return: 0; -EIO when discovery or any SMP fails; -EINVAL when the
  * discovered fabric is inconsistent; -ENOMEM.
  */
-int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct diag_list *dl)
+int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct live_vl *vl,
+	      struct diag_list *dl)
 {
 	int classes[] = { IB_SMI_CLASS, IB_SMI_DIRECT_CLASS };
 	struct ibnd_config cfg = { 0 };
@@ -306,6 +482,8 @@ int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct 
 		goto out;
 	}
 	lft = live_lfts(&c, topo, &rc);
+	if (!rc && vl && (rc = live_vls(&c, topo, vl)))
+		live_vl_free(vl);
 	if (rc) {
 		lft_free(lft);
 		topo_free(topo);
@@ -322,17 +500,24 @@ out:
 
 #else /* !HAVE_LIVE */
 
-int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct diag_list *dl)
+int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct live_vl *vl,
+	      struct diag_list *dl)
 {
 	(void)port;
 	(void)t;
 	(void)l;
+	(void)vl;
 	diag_add(dl, DIAG_ERROR, "live", 0, 0,
 		 "live reading (%s) is not available: ffroute was built without "
 		 "libibnetdisc/libibmad/libibumad (Debian: apt-get install libibnetdisc-dev "
 		 "libibmad-dev libibumad-dev, then re-run configure)",
 		 ca ? ca : "--live");
 	return -ENOTSUP;
+}
+
+void live_vl_free(struct live_vl *vl)
+{
+	(void)vl;
 }
 
 #endif /* HAVE_LIVE */

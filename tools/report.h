@@ -21,6 +21,7 @@ struct check_input {
 	const char *sl;			/* ffroute.sl: SL per (source group, LID) */
 	const char *db_csv;		/* ibdiagnet2.db_csv: link widths and speeds */
 	bool live;			/* read topology + LFTs over MADs */
+	bool live_vl;			/* ... and SL2VL + VL arbitration tables */
 	const char *ca;			/* --live: local HCA (NULL = first) */
 	int port;			/* --live: local port (0 = first active) */
 };
@@ -39,6 +40,8 @@ struct check_run {
 	uint32_t sl_ngroups;
 	struct chk_sl_classes tcs;	/* traffic classes of the ffroute.sl dump */
 	uint32_t *job, njob;
+	char **vlarb;			/* --live-vl: distinct VL arbitration tables read */
+	uint32_t nvlarb;
 	struct chk_report r;
 };
 
@@ -64,13 +67,27 @@ struct report_input {
 };
 int report_html(const struct report_input *in, unsigned n, FILE *fp);
 
+/* The switches' SL2VL and VL arbitration tables as read (live_read()). */
+struct live_vl {
+	uint8_t *sl2vl;			/* [nports * 16]: each output port's row from its
+					 * first input port read (0, the switch itself) */
+	struct chk_vlx vlx;		/* rows of cabled input ports that differ */
+	char **vlarb;			/* "N ports: low V:W,.. high V:W,.." per distinct
+					 * pair of tables on cabled switch ports, most first */
+	uint32_t nvlarb;
+};
+
 /**
  * live_read - discover the fabric and read every switch's LFT with SMPs
- * through libibumad (directed-route LinearForwardingTable queries).
+ * through libibumad (directed-route LinearForwardingTable queries); with
+ * @vl, every switch's SL2VL table of each (cabled input, cabled output)
+ * port pair and each cabled port's VL arbitration tables too.
  * @ca/@port: local HCA and port (NULL/0 = first active).
  * Return: 0, or -errno with the reason in @dl; -ENOTSUP when built
  * without libibnetdisc/libibmad.
  */
-int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct diag_list *dl);
+int live_read(const char *ca, int port, struct topo **t, struct lft **l, struct live_vl *vl,
+	      struct diag_list *dl);
+void live_vl_free(struct live_vl *vl);
 
 #endif

@@ -13,6 +13,10 @@
 #   3. the VL arbitration tables read back from switch ports and an HCA
 #      with SMPs (smpquery vlarb) are the configured weights; the SL2VL
 #      rows read back (smpquery sl2vl) keep each class's SLs on its VLs;
+#      `check --live --live-vl` reads every switch's SL2VL and VLArb
+#      tables itself: judged with them and the dump's SLs, no credit
+#      loop, and every cabled switch port's low table is the configured
+#      one;
 #   4. three classes (other default, collectives, storage by role) on 6
 #      VLs, with a QoS policy (qos-class 1 -> QoS level SL 1, as a
 #      scheduler's ServiceID or QoS class would be mapped): every pair
@@ -134,6 +138,18 @@ for at in "$sw 1" "$sw 2" "$sw 3" "$ca"; do	# smpquery sl2vl LID [OUT]: every in
 	cat "$SIM_DIR/sl2vl.at" >>"$SIM_DIR/sl2vl.all"
 done
 echo "ok: read back with SMPs: VL arbitration $want on switch ports and an HCA; $(grep -c '^ports:' "$SIM_DIR/sl2vl.all") SL2VL rows out of 3 switch ports and an HCA keep each class on its VLs"
+sim_run "$FFROUTE" check --live --live-vl --json --no-metrics --sl "$SIM_DIR/dump/ffroute.sl" \
+	>"$SIM_DIR/livevl.json" 2>"$SIM_DIR/livevl.err" ||
+	fail "check --live --live-vl: $(cat "$SIM_DIR/livevl.err") $(grep -E '"count": [1-9]' "$SIM_DIR/livevl.json" | head -c 600)"
+jq -e '.findings.credit_loop.count == 0' "$SIM_DIR/livevl.json" >/dev/null ||
+	fail "credit loops with the switches' own SL2VL"
+jq -e --arg w "$want" '(.vlarb_live | length) == 1 and (.vlarb_live[0] | test(" low " + $w + " high "))' \
+	"$SIM_DIR/livevl.json" >/dev/null || fail "VL arbitration read by check: $(jq -c .vlarb_live "$SIM_DIR/livevl.json")"
+sim_run "$FFROUTE" check --live --json --no-metrics --sl "$SIM_DIR/dump/ffroute.sl" \
+	>"$SIM_DIR/livenovl.json" 2>/dev/null
+nl=$(jq '.findings.credit_loop.count' "$SIM_DIR/livenovl.json")
+[ "${nl:-0}" -gt 0 ] || fail "without the SL2VL tables the same routes should close a loop on one VL"
+echo "ok: check --live --live-vl: the switches' own SL2VL tables, no credit loop (without them, on one VL: $nl); VL arbitration $(jq -r '.vlarb_live[0]' "$SIM_DIR/livevl.json")"
 sim_opensm_stop
 
 # ---- 4. three classes, the class from a QoS level or from the role ---------------------
