@@ -264,6 +264,11 @@ static int w_osm(const struct topo *t, const struct route_out *r, FILE *fp)
 	return lft_write_osm(t, r->lft, fp);
 }
 
+static int w_bin(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	return lft_write_bin(t, r->lft, fp);
+}
+
 static int w_ibroute(const struct topo *t, const struct route_out *r, FILE *fp)
 {
 	return lft_write_ibroute(t, r->lft, fp);
@@ -349,6 +354,7 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 	static const struct { const char *name; writer_fn fn; int when; } files[] = {
 		{ "fabric.topo", w_topo, ALWAYS },
 		{ "opensm-lfts.dump", w_osm, ALWAYS },
+		{ "ffroute.lftb", w_bin, ALWAYS },
 		{ "ffroute.ibroute", w_ibroute, IBROUTE },
 		{ "ffroute.sl", w_sl, LAYERS },
 		{ "opensm-sl2vl.dump", w_sl2vl, LAYERS },
@@ -396,6 +402,31 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 }
 
 /*
+ * The base's tables in @sub: ffroute.lftb (binary, a copy's cost) when
+ * there, else opensm-lfts.dump (an earlier version's, or a damaged binary
+ * file: warned).  NULL with diagnostics printed.
+ */
+static struct lft *load_base_lfts(const char *sub, const struct topo *t)
+{
+	char bin[4200], text[4200];
+	struct diag_list dl;
+	struct lft *l = NULL;
+
+	snprintf(bin, sizeof(bin), "%s/ffroute.lftb", sub);
+	snprintf(text, sizeof(text), "%s/opensm-lfts.dump", sub);
+	if (!access(bin, R_OK)) {
+		diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
+		l = lft_read_bin(bin, t, &dl);
+		diag_print(&dl, stderr);
+		diag_free(&dl);
+		if (l)
+			return l;
+		fprintf(stderr, "ffroute route: warning: %s not read; reading %s\n", bin, text);
+	}
+	return cli_load_lft(text, FFR_FMT_AUTO, t);
+}
+
+/*
  * --previous DIR: the base is DIR/base/ (fabric.topo + opensm-lfts.dump,
  * and ffroute.sl when it used VL layers) when that run
  * kept one (the fabric lacked some of it), else what it wrote (it was its
@@ -404,7 +435,7 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
  */
 static int load_base(const char *dir, struct route_base *b, struct route_out *bo)
 {
-	char sub[4096], topo[4200], lfts[4200];
+	char sub[4096], topo[4200];
 	struct stat st;
 	struct topo *t;
 	struct lft *l;
@@ -414,9 +445,8 @@ static int load_base(const char *dir, struct route_base *b, struct route_out *bo
 	if (stat(topo, &st))
 		snprintf(sub, sizeof(sub), "%s", dir);
 	snprintf(topo, sizeof(topo), "%s/fabric.topo", sub);
-	snprintf(lfts, sizeof(lfts), "%s/opensm-lfts.dump", sub);
 	t = cli_load_topo(topo, FFR_FMT_AUTO, NULL);
-	l = t ? cli_load_lft(lfts, FFR_FMT_AUTO, t) : NULL;
+	l = t ? load_base_lfts(sub, t) : NULL;
 	if (!l) {
 		topo_free(t);
 		return -EINVAL;
@@ -450,8 +480,9 @@ static int write_base(const char *dir, const struct route_base *b, const struct 
 {
 	static const struct { const char *name; writer_fn fn; bool sls; } files[] = {
 		{ "fabric.topo", w_topo, false },
-		{ "opensm-lfts.dump", w_osm, false },
+		{ "ffroute.lftb", w_bin, false },
 		{ "ffroute.sl", w_sl, true },
+		{ "opensm-lfts.dump", NULL, false },	/* an earlier version's: removed */
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	struct route_out bo = { .lft = (struct lft *)b->lft };
@@ -465,7 +496,7 @@ static int write_base(const char *dir, const struct route_base *b, const struct 
 	if (b->out)
 		bo = *b->out;
 	for (unsigned i = 0; i < NFILES; i++) {
-		want[i] = b->t && ro->base_in_force && (!files[i].sls || b->out);
+		want[i] = b->t && ro->base_in_force && files[i].fn && (!files[i].sls || b->out);
 		path[i][0] = '\0';
 	}
 	if (!want[0]) {

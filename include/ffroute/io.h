@@ -120,6 +120,10 @@ int topo_write_ibnd(const struct topo *t, FILE *fp);
 int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp);
 /** lft_write_ibroute - dump_lfts/ibroute-style dump */
 int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
+/** lft_write_bin - ffroute.lftb, one byte per entry (io_lftbin.c) */
+int lft_write_bin(const struct topo *t, const struct lft *l, FILE *fp);
+/** lft_read_bin - read ffroute.lftb for @t; NULL with "path: error: ..." in @dl */
+struct lft *lft_read_bin(const char *path, const struct topo *t, struct diag_list *dl);
 /** slots_write - ffroute.slots: the places of route_slots() (io_slots.c) */
 int slots_write(const struct route_slot *s, uint32_t n, FILE *fp);
 /** slots_read - read ffroute.slots; errors file:line:col into @dl; free *@out */

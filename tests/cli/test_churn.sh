@@ -11,7 +11,9 @@
 #      (both HCAs) and a whole rail host go away: no other destination's
 #      entry changes; back: opensm-lfts.dump byte-identical to the healthy
 #      one; a leaf-spine link and a spine fail: incremental (the base's
-#      routes kept where intact; DIR/base/ holds the base), few entries
+#      routes kept where intact; DIR/base/ holds the base, its tables in
+#      ffroute.lftb; a run without that file, or with a damaged one, gives
+#      its base by its opensm-lfts.dump: the same tables), few entries
 #      move, no hard finding; back: identical again; a fabric with a link
 #      the base lacks is routed from scratch;
 #   3. ffroute.slots errors are file:line:col (exit 2); diff of two
@@ -111,9 +113,23 @@ if "$FFROUTE" check "$TMP/ff2-link" >"$TMP/ff2-link.chk" 2>&1 &&
 else
 	not_ok "ff2: the incremental tables" "$TMP/ff2-link.chk"
 fi
-[ -f "$TMP/ff2-link/base/fabric.topo" ] && [ -f "$TMP/ff2-link/base/opensm-lfts.dump" ] &&
+[ -f "$TMP/ff2-link/base/fabric.topo" ] && [ -f "$TMP/ff2-link/base/ffroute.lftb" ] &&
 	[ ! -d "$TMP/ff2-link-back/base" ] && ok "base/ kept while the link is out, gone when it is back" ||
 	not_ok "base/ kept while the link is out, gone when it is back"
+# a base written without ffroute.lftb (an earlier version): its text dump; a damaged one: warned, the text
+mkdir -p "$TMP/ff2-old" && cp "$TMP/ff2"/* "$TMP/ff2-old/" && rm "$TMP/ff2-old/ffroute.lftb"
+route ff2-link-old "$TMP/ff2-link.topo" --previous "$TMP/ff2-old"
+cmp -s "$TMP/ff2-link/opensm-lfts.dump" "$TMP/ff2-link-old/opensm-lfts.dump" &&
+	ok "--previous of a run without ffroute.lftb: the same incremental tables" ||
+	not_ok "--previous of a run without ffroute.lftb" "$TMP/ff2-link-old.err"
+cp "$TMP/ff2/ffroute.lftb" "$TMP/ff2-old/" && printf 'x' | dd of="$TMP/ff2-old/ffroute.lftb" bs=1 seek=40 \
+	conv=notrunc 2>/dev/null
+route ff2-link-bad "$TMP/ff2-link.topo" --previous "$TMP/ff2-old"
+grep -q "ffroute.lftb: error: byte [0-9]*: the digest does not match" "$TMP/ff2-link-bad.err" &&
+	grep -q "warning: .*ffroute.lftb not read; reading .*opensm-lfts.dump" "$TMP/ff2-link-bad.err" &&
+	cmp -s "$TMP/ff2-link/opensm-lfts.dump" "$TMP/ff2-link-bad/opensm-lfts.dump" &&
+	ok "a damaged ffroute.lftb: the error, a warning, the text dump's base" ||
+	not_ok "a damaged ffroute.lftb" "$TMP/ff2-link-bad.err"
 churn ff2-spine ff2 "node:$sp"
 grep -q "incremental: " "$TMP/ff2-spine.err" && ok "ff2: a spine fails: incremental" ||
 	not_ok "ff2 spine: not incremental" "$TMP/ff2-spine.err"
