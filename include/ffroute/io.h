@@ -124,6 +124,9 @@ int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
 int lft_write_bin(const struct topo *t, const struct lft *l, FILE *fp);
 /** lft_read_bin - read ffroute.lftb for @t; NULL with "path: error: ..." in @dl */
 struct lft *lft_read_bin(const char *path, const struct topo *t, struct diag_list *dl);
+/** lft_read_bin_buf - the same from @len bytes at @buf (@fname names them) */
+struct lft *lft_read_bin_buf(const uint8_t *buf, size_t len, const char *fname,
+			     const struct topo *t, struct diag_list *dl);
 /** slots_write - ffroute.slots: the places of route_slots() (io_slots.c) */
 int slots_write(const struct route_slot *s, uint32_t n, FILE *fp);
 /** slots_read - read ffroute.slots; errors file:line:col into @dl; free *@out */

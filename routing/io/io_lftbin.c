@@ -125,31 +125,37 @@ static int load_bin(const char *path, char **buf, size_t *len, struct diag_list 
 	return 0;
 }
 
+struct lft *lft_read_bin_buf(const uint8_t *b, size_t len, const char *fname,
+			     const struct topo *t, struct diag_list *dl)
+{
+	struct lft *l;
+
+	if (len < MAGIC_LEN + 16 || memcmp(b, MAGIC, MAGIC_LEN)) {
+		diag_add(dl, DIAG_ERROR, fname, 1, 1, "not an ffroute.lftb file (no \"%.14s\")",
+			 MAGIC);
+		return NULL;
+	}
+	l = bin_rows(b, len, fname, t, (uint32_t)get_le(b + MAGIC_LEN, 4),
+		     (uint32_t)get_le(b + MAGIC_LEN + 4, 4), dl);
+	if (l && lft_digest(t, l, UINT32_MAX) != get_le(b + len - 8, 8)) {
+		diag_add(dl, DIAG_ERROR, fname, 0, 0, "byte %zu: the digest does not match the "
+			 "tables read (a damaged file, or written for another fabric)", len - 8);
+		lft_free(l);
+		l = NULL;
+	}
+	return l;
+}
+
 struct lft *lft_read_bin(const char *path, const struct topo *t, struct diag_list *dl)
 {
 	char *buf;
 	size_t len;
-	struct lft *l = NULL;
+	struct lft *l;
 
 	errno = 0;
 	if (load_bin(path, &buf, &len, dl))
 		return NULL;
-	if (len < MAGIC_LEN + 16 || memcmp(buf, MAGIC, MAGIC_LEN)) {
-		diag_add(dl, DIAG_ERROR, path, 1, 1, "not an ffroute.lftb file (no \"%.14s\")",
-			 MAGIC);
-	} else {
-		const uint8_t *b = (const uint8_t *)buf;
-
-		l = bin_rows(b, len, path, t, (uint32_t)get_le(b + MAGIC_LEN, 4),
-			     (uint32_t)get_le(b + MAGIC_LEN + 4, 4), dl);
-		if (l && lft_digest(t, l, UINT32_MAX) != get_le(b + len - 8, 8)) {
-			diag_add(dl, DIAG_ERROR, path, 0, 0, "byte %zu: the digest does not match "
-				 "the tables read (a damaged file, or written for another "
-				 "fabric)", len - 8);
-			lft_free(l);
-			l = NULL;
-		}
-	}
+	l = lft_read_bin_buf((const uint8_t *)buf, len, path, t, dl);
 	free(buf);
 	return l;
 }

@@ -41,7 +41,8 @@ done
 pair ibutils "$real"/ibutils__subnet.lst "$real"/ibutils__osm.fdbs
 
 status=0
-for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check slots jobs; do
+mkdir -p "$work/lftb"
+for t in ibnd ibnd_ports net lst osm_lfts fdbs ibroute check slots jobs lftb; do
 	bin=$build/tests/fuzz/fuzz_$t
 	[ -x "$bin" ] || { echo "fuzz_$t: not built (configure CC=clang --enable-fuzz)"; exit 1; }
 	# seed inputs that are huge slow the run down; cap the size
