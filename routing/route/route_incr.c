@@ -493,6 +493,36 @@ static bool walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bi
 }
 
 /*
+ * Whether the merged route of switch @s to @lid turns (up after coming
+ * down) somewhere after @s: at the next switch, by the hop into it and the
+ * hop out, or after it, which does not depend on how the route got
+ * there.  Memoized in m->st (0 unknown, 1 no, 2 yes, 3 on the walk: a
+ * loop, which the verification reports): O(switches) per LID.
+ */
+static bool turns_after(struct mg *m, uint32_t s, uint32_t lid)
+{
+	const struct topo *t = m->t;
+	const uint8_t *dir = m->c->dir;
+	uint8_t e = lft_get(m->out->lft, s, lid), e2;
+	uint32_t w, in, p2;
+
+	if (m->st[s])
+		return m->st[s] == 2;
+	m->st[s] = 3;
+	w = e == LFT_NONE ? TOPO_NONE : next_sw(t, s, e);
+	if (w != TOPO_NONE && m->st[w] != 3) {
+		in = t->port_remote[t->port_off[t->sw_node[s]] + e];
+		e2 = lft_get(m->out->lft, w, lid);
+		p2 = t->port_off[t->sw_node[w]] + e2;
+		m->st[s] = (e2 && e2 != LFT_NONE && dir[in] == CLS_DIR_UP &&
+			    dir[p2] == CLS_DIR_UP) || turns_after(m, w, lid) ? 2 : 1;
+	} else {
+		m->st[s] = 1;
+	}
+	return m->st[s] == 2;
+}
+
+/*
  * The turn rows of the merged tables, found as route_sl.c finds them for
  * its own: along the route of every switch that turns (on the turn SL,
  * or up after coming down), the pairs that keep a direction; a pair whose
@@ -514,11 +544,13 @@ static int merged_rows(struct mg *m)
 			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
 	if (!(bits = calloc((size_t)t->nports * stride + 1, 1)))
 		return -ENOMEM;
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+		memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
 		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < m->ns; s++)
 			if (o->sl[(size_t)(nz + 1 + s) * o->nlids + lid] == ROUTE_SL_TURN ||
-			    walk_turns(m, s, lid, NULL, 0))
+			    turns_after(m, s, lid))
 				walk_turns(m, s, lid, bits, stride);
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t s = 0; s < m->ns; s++) {
 			uint32_t node = t->sw_node[s];
