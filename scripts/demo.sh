@@ -31,11 +31,10 @@ fi
 echo "== OpenSM 3.3.23 with the ffroute plugin"
 grep -E " -> .*(ffroute: |tables configured|SUBNET UP)" "$SIM_DIR/opensm.log" |
 	sed -E 's/^.* -> [a-z_]+: /  /' | awk '!seen[$0]++'
-echo "== ffroute check --live (topology and LFTs read from the switches over MADs)"
+echo "== ffroute check --live --live-vl (topology, LFTs, SL2VL and VL arbitration read from the switches over MADs)"
 rc=0
-vl=
-[ -f "$SIM_DIR/dump/ffroute.sl" ] && vl="--sl $SIM_DIR/dump/ffroute.sl"
-[ -f "$SIM_DIR/dump/opensm-sl2vl.dump" ] && vl="$vl --sl2vl $SIM_DIR/dump/opensm-sl2vl.dump"
+vl=--live-vl
+[ -f "$SIM_DIR/dump/ffroute.sl" ] && vl="$vl --sl $SIM_DIR/dump/ffroute.sl"
 # shellcheck disable=SC2086
 sim_run "$ffroute" check --live $vl 2>"$SIM_DIR/check.err" || rc=$?
 grep -v "^ibwarn: .*sim_connect" "$SIM_DIR/check.err" >&2 || true
