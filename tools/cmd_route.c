@@ -427,11 +427,11 @@ static struct lft *load_base_lfts(const char *sub, const struct topo *t)
 }
 
 /*
- * --previous DIR: the base is DIR/base/ (fabric.topo + opensm-lfts.dump,
- * and ffroute.sl when it used VL layers) when that run
- * kept one (the fabric lacked some of it), else what it wrote (it was its
- * own base).  Its SLs go to @bo; without them this pass's SLs stand for
- * the base's.
+ * --previous DIR: the base is DIR/base/ (fabric.topo, ffroute.lftb or an
+ * earlier version's opensm-lfts.dump, and ffroute.sl when it used VL
+ * layers) when that run kept one (the fabric lacked some of it), else what
+ * it wrote (it was its own base).  Its SLs go to @bo; without them this
+ * pass's SLs stand for the base's.
  */
 static int load_base(const char *dir, struct route_base *b, struct route_out *bo)
 {
