@@ -15,6 +15,8 @@
  *   shift_refine on|off        degraded two-level zones: leaf entries for shifts (default on)
  *   threads auto|1|2           engine threads (default auto: 2 when 2 CPUs are online)
  *   non_tree decline|route     a torus, a dragonfly (default decline: the next engine)
+ *   incremental on|off         faults merged into the base (default on); off: every
+ *                              pass from scratch, each the new base
  *   roles FILE                 classification overrides (see ffroute(1))
  *   jobs FILE                  the running jobs (read at every heavy sweep)
  * A bad line is an error (ERR RE08 file:line:col) and the plugin does not
@@ -176,6 +178,10 @@ static int conf_line(struct osm_opensm *osm, const char *path, unsigned ln, char
 		if (strcmp(val, "decline") && strcmp(val, "route"))
 			return conf_error(osm, path, ln, vcol, "non_tree is decline or route, not", val);
 		conf->non_tree = val[0] == 'r';
+	} else if (!strcmp(key, "incremental")) {
+		if (strcmp(val, "on") && strcmp(val, "off"))
+			return conf_error(osm, path, ln, vcol, "incremental is on or off, not", val);
+		conf->incremental = val[1] == 'n';
 	} else if (!strcmp(key, "threads")) {
 		if (strcmp(val, "auto") && strcmp(val, "1") && strcmp(val, "2"))
 			return conf_error(osm, path, ln, vcol, "threads is auto, 1 or 2, not", val);
@@ -222,6 +228,7 @@ static void conf_defaults(struct ffr_conf *conf)
 	conf->rail_isolation = -1;
 	conf->tree_digits = true;
 	conf->shift_refine = true;
+	conf->incremental = true;
 	snprintf(conf->sig[0], sizeof(conf->sig[0]), "-");
 	snprintf(conf->sig[1], sizeof(conf->sig[1]), "-");
 }

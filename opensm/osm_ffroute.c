@@ -186,7 +186,10 @@ static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_op
 		o->jobs = jobs;
 		st->njobs = jobs->n;
 	}
-	if (c->base && c->base->jobs_digest == st->jobs_digest) {
+	if (c->base && !c->conf.incremental) {
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: incremental off in "
+			"ffroute.conf: routed from scratch\n", c->passes);
+	} else if (c->base && c->base->jobs_digest == st->jobs_digest) {
 		c->base_view = (struct route_base){ c->base->t, c->base->out.lft, &c->base->out };
 		o->base = &c->base_view;
 	} else if (c->base) {

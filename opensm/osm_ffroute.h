@@ -24,6 +24,7 @@ struct ffr_conf {
 	bool shift_refine;		/* route_opts.shift_refine (default true) */
 	unsigned threads;		/* route_opts.threads (default 0: auto) */
 	bool non_tree;			/* route_opts.non_tree (default false: decline) */
+	bool incremental;		/* keep a base and merge faults into it (default true) */
 	bool have_roles;
 	struct cls_overrides roles;	/* classification overrides */
 	char *path;			/* ffroute.conf as named (NULL: defaults) */

@@ -30,7 +30,7 @@ const char cmd_route_help[] =
 	"                     [--non-tree decline|route] [--class-weights C,S,O]\n"
 	"                     [--classes default|FILE] [--jobs FILE]\n"
 	"                     [--no-tree-digits]\n"
-	"                     [--no-shift-refine] [--threads N] [--ibroute]\n"
+	"                     [--no-shift-refine] [--no-incremental] [--threads N] [--ibroute]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
@@ -44,6 +44,7 @@ const char cmd_route_help[] =
 	"  ffroute.vlarb       with --classes: the classes' SLs and VLs, and the VL\n"
 	"                      arbitration as opensm.conf's qos_vlarb_* lines\n"
 	"  ffroute.slots       where every CA is cabled: --previous of a later run\n"
+	"  ffroute.lftb        the tables, one byte per entry: --previous's base\n"
 	"\n"
 	"  -o, --output DIR    output directory (created if missing)\n"
 	"  -f, --format F      topology format (default: detected); also --topo-format\n"
@@ -52,7 +53,9 @@ const char cmd_route_help[] =
 	"                      their places (DIR/ffroute.slots); when FABRIC is that\n"
 	"                      run's base fabric minus something (faults), the routes\n"
 	"                      the faults left intact are kept (incremental), and\n"
-	"                      DIR/base/ keeps that base (fabric.topo, opensm-lfts.dump)\n"
+	"                      DIR/base/ keeps that base (fabric.topo, ffroute.lftb)\n"
+	"      --no-incremental  with --previous: places only, routed from scratch (and\n"
+	"                      the new base): a rebalance after faults that stay\n"
 	"      --lmc N         LMC for ports that have no LID in FABRIC (default 0)\n"
 	"      --vl-limit N    most VLs the routing may use (default 2, 8 with --classes;\n"
 	"                      1 = no layers)\n"
@@ -95,7 +98,7 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS };
+       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS, OPT_NO_INCR };
 
 struct route_cli {
 	const char *fabric, *dir, *roles, *previous, *classes, *jobs;
@@ -104,6 +107,7 @@ struct route_cli {
 	enum ffr_format fmt;
 	unsigned lmc;
 	bool check, json, quiet, verbose, ibroute;
+	bool no_incremental;	/* --previous gives places only */
 	struct route_opts ro;
 };
 
@@ -132,6 +136,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "no-verify", no_argument, NULL, OPT_NO_VERIFY },
 		{ "no-tree-digits", no_argument, NULL, OPT_NO_TREE },
 		{ "no-shift-refine", no_argument, NULL, OPT_NO_SHIFT },
+		{ "no-incremental", no_argument, NULL, OPT_NO_INCR },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "ibroute", no_argument, NULL, OPT_IBROUTE },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
@@ -190,6 +195,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_NO_VERIFY: o->ro.verify = false; break;
 		case OPT_NO_TREE: o->ro.tree_digits = false; break;
 		case OPT_NO_SHIFT: o->ro.shift_refine = false; break;
+		case OPT_NO_INCR: o->no_incremental = true; break;
 		case OPT_CHECK: o->check = true; break;
 		case OPT_IBROUTE: o->ibroute = true; break;
 		case 'j': o->json = true; break;
@@ -203,6 +209,8 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		return cli_usage_error(cmd, "expected one FABRIC file");
 	if (!o->dir)
 		return cli_usage_error(cmd, "-o DIR is required");
+	if (o->no_incremental && !o->previous)
+		return cli_usage_error(cmd, "--no-incremental goes with --previous");
 	o->fabric = argv[optind];
 	return 0;
 }
@@ -637,8 +645,11 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		return CLI_ERROR;
 	}
 	o.ro.slots = prev;
-	if (base.t && !o.jobs)	/* a base's digits served the jobs of its own run */
+	if (base.t && !o.jobs && !o.no_incremental)	/* a base's digits served its own jobs */
 		o.ro.base = &base;
+	else if (base.t && o.verbose)
+		fprintf(stderr, "ffroute route: routed from scratch: %s\n", o.jobs ? "--jobs" :
+			"--no-incremental");
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
 	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
 		if (rc == -ENOSPC)

@@ -13,7 +13,8 @@
 #      one; a leaf-spine link and a spine fail: incremental (the base's
 #      routes kept where intact; DIR/base/ holds the base, its tables in
 #      ffroute.lftb; a run without that file, or with a damaged one, gives
-#      its base by its opensm-lfts.dump: the same tables), few entries
+#      its base by its opensm-lfts.dump: the same tables; --no-incremental
+#      routes from scratch with the places and keeps no base), few entries
 #      move, no hard finding; back: identical again; a fabric with a link
 #      the base lacks is routed from scratch;
 #   3. ffroute.slots errors are file:line:col (exit 2); diff of two
@@ -130,6 +131,16 @@ grep -q "ffroute.lftb: error: byte [0-9]*: the digest does not match" "$TMP/ff2-
 	cmp -s "$TMP/ff2-link/opensm-lfts.dump" "$TMP/ff2-link-bad/opensm-lfts.dump" &&
 	ok "a damaged ffroute.lftb: the error, a warning, the text dump's base" ||
 	not_ok "a damaged ffroute.lftb" "$TMP/ff2-link-bad.err"
+# --no-incremental: the places, no base: the tables of a from-scratch route with them
+route ff2-link-scratch "$TMP/ff2-link.topo" --previous "$TMP/ff2" --no-incremental -v
+grep -q "routed from scratch: --no-incremental" "$TMP/ff2-link-scratch.err" &&
+	! grep -q "incremental: " "$TMP/ff2-link-scratch.err" && [ ! -d "$TMP/ff2-link-scratch/base" ] &&
+	! cmp -s "$TMP/ff2-link/opensm-lfts.dump" "$TMP/ff2-link-scratch/opensm-lfts.dump" &&
+	ok "--no-incremental: routed from scratch, no base kept" ||
+	not_ok "--no-incremental" "$TMP/ff2-link-scratch.err"
+"$FFROUTE" route "$TMP/ff2-link.topo" -o "$TMP/x" --no-incremental 2>"$TMP/noinc.err"
+[ $? -eq 2 ] && grep -q "no-incremental goes with --previous" "$TMP/noinc.err" &&
+	ok "--no-incremental without --previous: exit 2" || not_ok "--no-incremental alone" "$TMP/noinc.err"
 churn ff2-spine ff2 "node:$sp"
 grep -q "incremental: " "$TMP/ff2-spine.err" && ok "ff2: a spine fails: incremental" ||
 	not_ok "ff2 spine: not incremental" "$TMP/ff2-spine.err"

@@ -11,7 +11,10 @@
 # is routed incrementally (the healthy routes it left intact are kept);
 # when it is back, the tables are the healthy ones too.
 # Without the spine, its routes move to the other one; with it back, the
-# routing is the original one again (identical tables).
+# routing is the original one again (identical tables).  Then ffroute.conf
+# says "incremental off" (re-read at the next sweep): the spine down again
+# is routed from scratch ("incremental off in ffroute.conf"), and back up
+# from scratch too, the healthy tables byte for byte.
 # Under valgrind (VALGRIND=1, as in .ci/run's soak): no leak or error with a
 # plugin frame.  Exit 77 without ibsim/opensm/plugin.
 set -u
@@ -25,7 +28,9 @@ sim_cmd() { sim_console "$@"; sleep 0.5; }
 
 vg=
 [ -n "${VALGRIND:-}" ] && vg="valgrind --leak-check=full --show-leak-kinds=definite --log-file=$SIM_DIR/vg.%p"
+echo "# ffroute.conf: defaults" >"$SIM_DIR/ff.conf"
 SIM_OSM_CONF="event_plugin_name ffroute
+event_plugin_options $SIM_DIR/ff.conf
 routing_engine ffroute,minhop
 sweep_interval 1"
 if [ -n "$vg" ]; then
@@ -92,6 +97,19 @@ live_ok spine-up
 cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up.lfts" || fail "tables after the spine came back differ"
 grep -q "ffroute: pass 6: .* incremental (LIDs kept" "$log" ||
 	fail "pass 6 (a spine down) was not incremental: $(grep 'ffroute: pass 6' "$log")"
+echo "incremental off" >"$SIM_DIR/ff.conf"
+sim_cmd 'Unlink "spine02"'
+wait_pass 8
+grep -q "ffroute: pass 8: incremental off in ffroute.conf: routed from scratch" "$log" &&
+	grep "ffroute: pass 8: [0-9]" "$log" | grep -q "from scratch" ||
+	fail "pass 8 (incremental off): $(grep 'ffroute: pass 8' "$log")"
+live_ok spine-down-scratch
+sim_cmd 'ReLink "spine02"'
+wait_pass 9
+live_ok spine-up-scratch
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-scratch.lfts" ||
+	fail "from scratch on the healed fabric: not the healthy tables"
+echo "ok: incremental off: a spine down and up routed from scratch (entries/blocks $(entries 8)/$(changed 8)), the healthy tables again"
 grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
 echo "ok: host, link and spine down/up: re-routed each time (LFT entries/blocks changed: \
 $(entries 2)/$(changed 2), $(entries 3)/$(changed 3), $(entries 4)/$(changed 4), \
