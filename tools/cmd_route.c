@@ -638,16 +638,16 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 			o.ro.vl_limit = 8;
 	}
 	if (o.previous && (cli_load_slots(o.previous, &prev, &o.ro.nslots) ||
-			   load_base(o.previous, &base, &base_out))) {
+			   (!o.no_incremental && load_base(o.previous, &base, &base_out)))) {
 		free(prev);
 		free_base(&base, &base_out);
 		cls_overrides_free(&ov);
 		return CLI_ERROR;
 	}
 	o.ro.slots = prev;
-	if (base.t && !o.jobs && !o.no_incremental)	/* a base's digits served its own jobs */
+	if (base.t && !o.jobs)	/* a base's digits served the jobs of its own run */
 		o.ro.base = &base;
-	else if (base.t && o.verbose)
+	else if ((base.t || o.no_incremental) && o.verbose)
 		fprintf(stderr, "ffroute route: routed from scratch: %s\n", o.jobs ? "--jobs" :
 			"--no-incremental");
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
