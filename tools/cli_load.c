@@ -45,11 +45,12 @@ struct topo *cli_load_topo(const char *path, enum ffr_format fmt, enum ffr_forma
 
 /* What a text file is parsed into: one of the readers below. */
 struct parse_to {
-	enum { TO_OVERRIDES, TO_CLASSES, TO_JOBS, TO_SLOTS } kind;
+	enum { TO_OVERRIDES, TO_CLASSES, TO_JOBS, TO_SLOTS, TO_SL } kind;
 	void *out;
 	unsigned *n;
 	uint32_t *n32;
 	const struct topo *t;
+	uint64_t *digest;	/* TO_SL: the lfts line's */
 };
 
 /* Read @path whole and parse it as @to says; the diagnostics go to stderr. */
@@ -68,6 +69,13 @@ static int load_parse(const char *path, const struct parse_to *to)
 		case TO_CLASSES: rc = tclass_read(buf, len, path, to->out, to->n, &dl); break;
 		case TO_JOBS: rc = chk_jobs_read(buf, len, path, to->t, 0, to->out, &dl); break;
 		case TO_SLOTS: rc = slots_read(buf, len, path, to->out, to->n32, &dl); break;
+		case TO_SL: {
+			struct route_out *o = to->out;
+
+			rc = sl_read(buf, len, path, to->t, &o->sl, &o->sl_group, &o->ngroups,
+				     &o->tcs, to->digest, &dl);
+			break;
+		}
 		}
 		free(buf);
 	}
@@ -172,25 +180,15 @@ int cli_load_base_sls(const char *dir, const struct topo *t, const struct lft *l
 		      struct route_out *o)
 {
 	char path[4096];
-	struct diag_list dl;
 	uint64_t digest = 0;
-	char *buf;
-	size_t len;
 	int rc;
 
 	memset(o, 0, sizeof(*o));
 	snprintf(path, sizeof(path), "%s/ffroute.sl", dir);
 	if (access(path, R_OK))
 		return 1;
-	diag_init(&dl, DIAG_DEFAULT_MAX_ERRORS);
-	rc = ffr_load_file(path, &buf, &len, &dl);
-	if (!rc) {
-		rc = sl_read(buf, len, path, t, &o->sl, &o->sl_group, &o->ngroups, &o->tcs, &digest,
-			     &dl);
-		free(buf);
-	}
-	diag_print(&dl, stderr);
-	diag_free(&dl);
+	rc = load_parse(path, &(struct parse_to){ .kind = TO_SL, .out = o, .t = t,
+						  .digest = &digest });
 	if (!rc && digest != lft_digest(t, l, UINT32_MAX))
 		rc = 1;	/* written for other tables: not the base's */
 	if (rc) {

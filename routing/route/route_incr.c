@@ -461,17 +461,16 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 }
 
 /*
- * Walk the merged route of switch @s to @lid; with @bits, mark there the
- * (in, out) pairs that keep a direction (up after coming down: a turn;
- * down after going up: a peak).  Whether it turns.
+ * Mark in @bits, along the merged route of switch @s to @lid, the (in,
+ * out) pairs that keep a direction (up after coming down: a turn; down
+ * after going up: a peak).
  */
-static bool walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bits,
+static void walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bits,
 		       uint32_t stride)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
 	uint32_t in = TOPO_NONE;
-	bool turns = false;
 
 	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
 		uint8_t e = lft_get(m->out->lft, s, lid);
@@ -481,15 +480,11 @@ static bool walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bi
 			break;
 		p = t->port_off[t->sw_node[s]] + e;
 		if (in != TOPO_NONE && dir[in] == dir[p] &&
-		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN)) {
-			turns |= dir[p] == CLS_DIR_UP;
-			if (bits)
-				bits[(size_t)in * stride + e / 8] |= (uint8_t)(1u << (e % 8));
-		}
+		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN))
+			bits[(size_t)in * stride + e / 8] |= (uint8_t)(1u << (e % 8));
 		in = t->port_remote[p];
 		s = next_sw(t, s, e);
 	}
-	return turns;
 }
 
 /*
