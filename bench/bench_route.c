@@ -14,6 +14,11 @@
  *         ft3-700    3-level fat tree, radix 40, 5,600 hosts
  *         ft3-16k    3-level fat tree, radix 64, 16,384 hosts (full preset)
  *         ft3-32k    3-level fat tree, radix 64, 32,768 hosts (2,560 switches)
+ *         ft3-16k-incr  the incremental re-route (issue 27): ft3-16k routed
+ *                    from scratch is the base; the same fabric generated
+ *                    with one switch-switch link dropped (seeded) is routed
+ *                    N times with that base (route_run + verify); the
+ *                    time of that route is reported
  *
  * Generation and LID assignment are not timed (bench_load measures
  * reading).  Peak memory is read from getrusage(RUSAGE_SELF) before and
@@ -43,7 +48,7 @@ static long peak_kib(void)
 	return ru.ru_maxrss;
 }
 
-static struct topo *make(const char *name, struct diag_list *dl)
+static struct topo *make(const char *name, struct diag_list *dl, double drop)
 {
 	struct gen_opts go;
 	struct topo *t;
@@ -59,7 +64,7 @@ static struct topo *make(const char *name, struct diag_list *dl)
 		go.levels = 3;
 		go.radix = 40;
 		go.hosts = 5600;
-	} else if (!strcmp(name, "ft3-16k")) {
+	} else if (!strcmp(name, "ft3-16k") || !strcmp(name, "ft3-16k-incr")) {
 		gen_opts_init(&go, GEN_FATTREE);
 		go.levels = 3;
 		go.full = true;
@@ -71,12 +76,110 @@ static struct topo *make(const char *name, struct diag_list *dl)
 	} else {
 		return NULL;
 	}
+	go.drop_links = drop;
 	t = gen_fabric(&go, dl);
 	if (t && topo_assign_lids(t, 0)) {
 		topo_free(t);
 		return NULL;
 	}
 	return t;
+}
+
+/* Switch-switch cables of @t. */
+static uint32_t sw_links(const struct topo *t)
+{
+	uint32_t n = 0;
+
+	for (uint32_t p = 0; p < t->nports; p++)
+		n += topo_is_sw_link(t, p);
+	return n / 2;
+}
+
+/* LFT entries of @a (on @ta) that differ in @b (on @tb), switch by GUID. */
+static uint64_t entries_changed(const struct topo *ta, const struct lft *a,
+				const struct topo *tb, const struct lft *b)
+{
+	uint64_t n = 0;
+
+	for (uint32_t s = 0; s < tb->nswitches; s++) {
+		uint32_t sa = ta->node_sw[topo_find_guid(ta, tb->node_guid[tb->sw_node[s]])];
+
+		for (uint32_t lid = 1; lid <= tb->max_lid; lid++)
+			n += lft_get(a, sa, lid) != lft_get(b, s, lid);
+	}
+	return n;
+}
+
+/* The engine's log lines, on stderr with FFROUTE_BENCH_LOG set. */
+static void log_err(void *ctx, enum route_log_level lvl, const char *msg)
+{
+	(void)ctx;
+	(void)lvl;
+	fprintf(stderr, "bench_route: %s\n", msg);
+}
+
+/* ft3-16k-incr: the base routed from scratch, then N incremental passes (see the top). */
+static int bench_incr(const char *name, int n, const struct route_opts *o0)
+{
+	struct diag_list dl;
+	struct topo *t0, *t1 = NULL;
+	struct route_out base, out;
+	struct route_base rb;
+	struct route_opts o = *o0;
+	struct cls c0, c1;
+	double tr[MAX_RUNS];
+	uint64_t changed = 0;
+	int rc = 1;
+
+	diag_init(&dl, 0);
+	t0 = make(name, &dl, 0);
+	if (t0)
+		t1 = make(name, &dl, 1.0 / sw_links(t0));
+	if (!t0 || !t1 || cls_classify(t0, NULL, &c0) || route_run(t0, &c0, &o, &base)) {
+		diag_print(&dl, stderr);
+		fprintf(stderr, "bench_route: cannot make or route %s\n", name);
+		return 1;
+	}
+	rb.t = t0, rb.lft = base.lft, rb.out = &base;
+	o.base = &rb;
+	if (getenv("FFROUTE_BENCH_LOG"))
+		o.log = log_err;
+	for (int i = 0; i < n; i++) {
+		double ta;
+
+		if (cls_classify(t1, NULL, &c1))
+			goto out;
+		ta = bench_now();
+		if (route_run(t1, &c1, &o, &out)) {
+			fprintf(stderr, "bench_route: %s\n", out.err);
+			cls_free(&c1);
+			goto out;
+		}
+		tr[i] = bench_now() - ta;
+		if (i + 1 < n) {
+			route_out_free(&out);
+			cls_free(&c1);
+		}
+	}
+	bench_sort(tr, n);
+	changed = entries_changed(t0, base.lft, t1, out.lft);
+	printf("incremental %s (%u switches, %u LIDs, one of %u switch links down, %u threads): "
+	       "route + verify with the base best %.4f s median %.4f s (%d runs); %s: %u LIDs "
+	       "kept, %u patched, %u re-routed; %llu of %llu entries changed [issue 27: <= 0.1 s]\n",
+	       name, t1->nswitches, t1->max_lid, sw_links(t0), ffr_threads(o.threads), tr[0],
+	       tr[n / 2], n, out.incremental ? "incremental" : "from scratch", out.kept_lids,
+	       out.patched_lids, out.rerouted_lids, (unsigned long long)changed,
+	       (unsigned long long)t1->nswitches * t1->max_lid);
+	route_out_free(&out);
+	cls_free(&c1);
+	rc = 0;
+out:
+	route_out_free(&base);
+	cls_free(&c0);
+	topo_free(t0);
+	topo_free(t1);
+	diag_free(&dl);
+	return rc;
 }
 
 int main(int argc, char **argv)
@@ -92,13 +195,18 @@ int main(int argc, char **argv)
 	unsigned nvls = 0, th;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k|ft3-32k [N [THREADS]]\n");
+		fprintf(stderr, "usage: bench_route frame|ff2|ft3-700|ft3-16k|ft3-32k|ft3-16k-incr [N [THREADS]]\n");
 		return 2;
 	}
 	if (n < 1 || n > MAX_RUNS)
 		n = 5;
+	if (strstr(argv[1], "-incr")) {
+		route_opts_init(&o);
+		o.threads = threads > 0 ? (unsigned)threads : 0;
+		return bench_incr(argv[1], n, &o);
+	}
 	diag_init(&dl, 0);
-	t = make(argv[1], &dl);
+	t = make(argv[1], &dl, 0);
 	if (!t) {
 		diag_print(&dl, stderr);
 		fprintf(stderr, "bench_route: cannot make %s\n", argv[1]);

@@ -108,6 +108,9 @@ struct route_opts {
 	const struct route_base *base;	/* when the fabric is this base minus something,
 					 * routes it did not break are kept (route_incr.c);
 					 * NULL: from scratch */
+	const uint8_t *only_lids;	/* [max_lid + 1], set by route_run() only: route the
+					 * LIDs marked, the ones the fault broke (the pass
+					 * is merged with the base, not verified); NULL: all */
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;
@@ -120,6 +123,10 @@ struct route_out {
 	uint32_t ngroups, nlids;
 	uint8_t *sl2vl;		/* [nports * 16]: VL of each SL leaving each port */
 	struct chk_vlx vlx;	/* SL2VL of (in, out) port pairs that differ: turns */
+	uint8_t *turned;	/* [nlids]: 1 where some switch's route to the LID turns
+				 * (the turn SL, or up after coming down) or takes the
+				 * rooted layer: the LIDs whose routes give vlx its
+				 * rows; NULL: unknown */
 	unsigned nvls;		/* data VLs used (1 = no VL layering), all classes */
 	struct chk_sl_classes tcs;	/* traffic classes: SL of each (class, layer SL) */
 	struct route_tclass tc[CHK_TC_MAX];	/* ... their definitions (opts.tc) */

@@ -54,6 +54,8 @@ void route_out_free(struct route_out *out)
 	free(out->sl);
 	free(out->sl_group);
 	free(out->sl2vl);
+	free(out->turned);
+	out->turned = NULL;
 	chk_vlx_free(&out->vlx);
 	free(out->slots);
 	out->slots = NULL;
@@ -232,6 +234,17 @@ static uint32_t drop_ghosts(struct rt_dest *d, uint32_t nd)
 
 	for (uint32_t i = 0; i < nd; i++)
 		if (!d[i].ghost)
+			d[m++] = d[i];
+	return m;
+}
+
+/* Keep the destinations @only marks (in order); their count.  Ghosts go too. */
+static uint32_t only_marked(struct rt_dest *d, uint32_t nd, const uint8_t *only)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < nd; i++)
+		if (!d[i].ghost && only[d[i].lid])
 			d[m++] = d[i];
 	return m;
 }
@@ -505,6 +518,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = rt_dbt_digits(&r, d, nd);
 	if (!rc && (c->nzones > 1 || c->nsubtrees))
 		rc = forced_first(&r, d, nd);
+	if (!rc && o->only_lids)	/* ranks and digits are of them all */
+		nd = only_marked(d, nd, o->only_lids);
 
 	for (uint32_t s = 0; !rc && s < t->nswitches; s++) {
 		out->lft->have[s] = 1;
@@ -655,7 +670,7 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
  * (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		       struct route_out *out, unsigned soft)
+		       struct route_out *out, unsigned soft, const uint8_t *only)
 {
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
@@ -663,13 +678,13 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	int rc;
 
 	out->max_link_routes = 0;
-	rc = rt_base_merge(t, c, o->base, out, false, &keep, &n);
+	rc = rt_base_merge(t, c, o->base, out, false, only, &keep, &n);
 	if (!rc && verify(t, c, o->threads, out, soft)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s); merging strictly", out->err);
 		strict = true;
 		out->max_link_routes = 0;
-		rc = rt_base_merge(t, c, o->base, out, true, &keep, &n);
+		rc = rt_base_merge(t, c, o->base, out, true, only, &keep, &n);
 		if (!rc && verify(t, c, o->threads, out, soft)) {
 			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
 				 "where intact fail the verification (%.160s)", out->err);
@@ -700,7 +715,7 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 			 out->nvls, o->vl_limit);
 		rc = -EINVAL;
 	}
-	if (!rc && o->verify)	/* rail isolation off: the rail rules are no rules */
+	if (!rc && o->verify && !o->only_lids)	/* rail isolation off: the rail rules are no rules */
 		rc = verify(t, c, o->threads, out,
 			    o->rail_isolation && !rails_soft ? 0 : VF_RAILS_SOFT);
 	return rc;
@@ -826,11 +841,67 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 }
 
 /*
+ * The LIDs a pass with a base must route, when the merge needs no more
+ * of the pass than their columns (rt_base_broken()): the base's SLs known
+ * (the others keep them), and no traffic classes (their rows are the
+ * pass's), jobs or low-speed subtrees (refinements over all the pass's
+ * tables).  NULL: route them all.  *@nneed: how many.
+ */
+static uint8_t *broken_only(const struct topo *t, const struct cls *c, const struct route_opts *o,
+			    uint32_t *nneed)
+{
+	const struct route_out *bo = o->base->out;
+	uint8_t *need;
+
+	if (!bo || !bo->sl || !bo->sl_group || bo->single_order || bo->tcs.n || o->ntc || o->jobs ||
+	    c->nsubtrees || !(need = malloc((size_t)t->max_lid + 1)))
+		return NULL;
+	*nneed = rt_base_broken(t, o->base, need);
+	return need;
+}
+
+/*
+ * Incremental on the broken LIDs alone (broken_only()): this pass routes
+ * them, unverified, and the merge with the base is verified.  The base's
+ * verification let through what it let through (rail findings).  0, or
+ * anything else when the caller must route every LID.
+ */
+static int broken_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		       struct route_opts *own, struct route_out *out)
+{
+	uint32_t nneed = 0;
+	uint8_t *need = broken_only(t, c, o, &nneed);
+	unsigned soft;
+	int rc;
+
+	if (!need)
+		return -EAGAIN;
+	own->only_lids = need;
+	rc = run_once(t, c, own, out, &soft);
+	own->only_lids = NULL;
+	soft = o->base->out->rails_given_up ? VF_RAILS_SOFT : 0;
+	if (!rc)
+		rc = incremental(t, c, o, out, soft, need);
+	free(need);
+	if (rc == -ENOMEM)
+		return rc;
+	if (rc) {
+		logf_(o, ROUTE_LOG_INFO, "incremental on the %u LIDs the fault broke: %s; "
+		      "routing every LID", nneed, out->mode_why[0] ? out->mode_why : out->err);
+		route_out_free(out);
+		memset(out, 0, sizeof(*out));
+	}
+	return rc;
+}
+
+/*
  * From scratch, or, when the fabric is the base minus something, this
  * pass's routes only where the base's meet a fault (route_incr.c): the
  * leaf entries are then the base's, so this pass's shift refinement
- * (tuned to its own tables) is left out; if the merged tables fail the
- * verification, the pass is routed again from scratch, refinement and all.
+ * (tuned to its own tables) is left out.  The pass routes the broken LIDs
+ * alone where it can (broken_pass()), else every LID; if the merged tables
+ * fail the verification, the pass is routed again from scratch,
+ * refinement and all.
  */
 int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
 	      struct route_out *out)
@@ -839,7 +910,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	char why[sizeof(out->mode_why)] = "";
 	struct timespec t0, t1;
 	unsigned soft = 0;
-	int sub = -1, rc;
+	int sub = -1, rc = -EAGAIN;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	if (!o) {
@@ -847,14 +918,20 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		o = &def;
 	}
 	own = *o;
+	own.only_lids = NULL;
 	if (o->base && o->verify)
 		sub = rt_base_subset(t, o->base, why, sizeof(why));
-	if (sub >= 0)
+	if (sub >= 0) {
 		own.shift_refine = false;
-	rc = run_once(t, c, &own, out, &soft);
-	if (!rc && sub >= 0) {
+		rc = broken_pass(t, c, o, &own, out);
+		if (!rc)
+			out->base_in_force = sub == 1;
+	}
+	if (rc && rc != -ENOMEM)
+		rc = run_once(t, c, &own, out, &soft);
+	if (!rc && sub >= 0 && !out->incremental) {
 		out->base_in_force = sub == 1;
-		rc = incremental(t, c, o, out, soft);
+		rc = incremental(t, c, o, out, soft, NULL);
 		if (rc == -EAGAIN) {	/* refused: from scratch */
 			memcpy(why, out->mode_why, sizeof(why));
 			route_out_free(out);

@@ -1002,6 +1002,7 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		return rc;
 	if (dst->ghost)
 		return 0;
+	r->out->turned[dst->lid] = r->turned || r->rooted;
 	r->col_lid[r->ncol++] = dst->lid;
 	if (r->ncol == LFT_COLS)
 		rt_col_flush(r);

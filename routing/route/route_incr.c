@@ -71,6 +71,40 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 	return less ? 1 : 0;
 }
 
+/*
+ * The LIDs whose base route meets a fault: @need[lid] = 1 where some
+ * switch's base entry for it leaves by a port no longer cabled (or there
+ * is none).  @t is the base or less (rt_base_subset() >= 0), so a port
+ * still cabled leads where it led.  Row by row, one table lookup per
+ * entry.  Their count.
+ */
+uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need)
+{
+	const struct lft *bl = base->lft;
+	uint32_t n = 0, nl = t->max_lid + 1 < bl->nlids ? t->max_lid + 1 : bl->nlids;
+	uint8_t ok[256];
+
+	memset(need, 0, (size_t)t->max_lid + 1);
+	for (uint32_t lid = nl; lid <= t->max_lid; lid++)
+		need[lid] = 1;	/* past the base's tables */
+	for (uint32_t s = 0; s < t->nswitches; s++) {
+		uint32_t node = t->sw_node[s], bn = topo_find_guid(base->t, t->node_guid[node]);
+		const uint8_t *row = bl->port + (size_t)base->t->node_sw[bn] * bl->nlids;
+
+		memset(ok, 0, sizeof(ok));	/* LFT_NONE and ports past the switch's: dead */
+		ok[0] = 1;
+		for (unsigned e = 1; e <= t->node_nports[node]; e++)
+			ok[e] = t->port_remote[t->port_off[node] + e] != TOPO_NONE;
+		for (uint32_t lid = 1; lid < nl; lid++)
+			need[lid] |= !ok[row[lid]];
+	}
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+		need[lid] &= t->lid_port[lid] != TOPO_NONE;
+		n += need[lid];
+	}
+	return n;
+}
+
 /* One merge: both fabrics, both tables, scratch. */
 struct mg {
 	const struct topo *t;
@@ -87,6 +121,10 @@ struct mg {
 						 * the merged column, dead, scratch (2 x) */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
+	const uint8_t *bc;		/* merged_rows(): the LID's column in a block
+					 * (lft_cols_get(), stride LFT_COLS) */
+	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
+					 * (rt_base_broken()); NULL: every LID */
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
 };
 
@@ -395,10 +433,10 @@ static bool base_groups(struct mg *m, int *rc)
  * A zone no CA of this pass's shows keeps its number (SLs into it are
  * then on switch LIDs, and the verification judges them).
  */
-static uint8_t base_sl(const struct mg *m, uint32_t g, uint32_t lid)
+static uint8_t sl_xlate(const struct mg *m, uint8_t v)
 {
 	uint32_t nz = m->c->nzones;
-	uint8_t v = m->bo->sl[(size_t)m->bgroup[g] * m->bo->nlids + lid], z;
+	uint8_t z;
 
 	if (v >= 1 && v <= nz)
 		z = (uint8_t)(v - 1);
@@ -407,6 +445,12 @@ static uint8_t base_sl(const struct mg *m, uint32_t g, uint32_t lid)
 	else
 		return v;
 	return m->zone_of[z] == 0xff ? v : (uint8_t)(v - z + m->zone_of[z]);
+}
+
+/* The base's SL from group @g to @lid, in this pass's zone numbers. */
+static uint8_t base_sl(const struct mg *m, uint32_t g, uint32_t lid)
+{
+	return sl_xlate(m, m->bo->sl[(size_t)m->bgroup[g] * m->bo->nlids + lid]);
 }
 
 /* Whether @lid is routed in the rooted layer (SL 13 from some group) here or in the base. */
@@ -465,15 +509,14 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
  * out) pairs that keep a direction (up after coming down: a turn; down
  * after going up: a peak).
  */
-static void walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bits,
-		       uint32_t stride)
+static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
 	uint32_t in = TOPO_NONE;
 
 	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
-		uint8_t e = lft_get(m->out->lft, s, lid);
+		uint8_t e = m->bc[(size_t)s * LFT_COLS];
 		uint32_t p;
 
 		if (e == 0 || e == LFT_NONE)
@@ -494,11 +537,11 @@ static void walk_turns(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *bi
  * there.  Memoized in m->st (0 unknown, 1 no, 2 yes, 3 on the walk: a
  * loop, which the verification reports): O(switches) per LID.
  */
-static bool turns_after(struct mg *m, uint32_t s, uint32_t lid)
+static bool turns_after(struct mg *m, uint32_t s)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
-	uint8_t e = lft_get(m->out->lft, s, lid), e2;
+	uint8_t e = m->bc[(size_t)s * LFT_COLS], e2;
 	uint32_t w, in, p2;
 
 	if (m->st[s])
@@ -507,10 +550,10 @@ static bool turns_after(struct mg *m, uint32_t s, uint32_t lid)
 	w = e == LFT_NONE ? TOPO_NONE : next_sw(t, s, e);
 	if (w != TOPO_NONE && m->st[w] != 3) {
 		in = t->port_remote[t->port_off[t->sw_node[s]] + e];
-		e2 = lft_get(m->out->lft, w, lid);
+		e2 = m->bc[(size_t)w * LFT_COLS];
 		p2 = t->port_off[t->sw_node[w]] + e2;
 		m->st[s] = (e2 && e2 != LFT_NONE && dir[in] == CLS_DIR_UP &&
-			    dir[p2] == CLS_DIR_UP) || turns_after(m, w, lid) ? 2 : 1;
+			    dir[p2] == CLS_DIR_UP) || turns_after(m, w) ? 2 : 1;
 	} else {
 		m->st[s] = 1;
 	}
@@ -532,20 +575,53 @@ static int merged_rows(struct mg *m)
 	const struct topo *t = m->t;
 	struct route_out *o = m->out;
 	uint32_t stride = 1, nz = m->c->nzones, n = 0;
-	uint8_t *bits;
+	struct lft swsl = { .nsw = m->ns, .nlids = o->nlids,
+			    .port = o->sl + (size_t)(nz + 1) * o->nlids };
+	/* a kept LID whose base routes never turn gives no row: walk the others */
+	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
+	uint32_t bn = bt ? m->base->out->nlids : 0;
+	uint8_t *bits, *blk;
 
 	for (uint32_t s = 0; s < m->ns; s++)
 		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
 			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
-	if (!(bits = calloc((size_t)t->nports * stride + 1, 1)))
+	bits = calloc((size_t)t->nports * stride + 1, 1);
+	blk = malloc(2 * (size_t)m->ns * LFT_COLS + 1);
+	if (!bits || !blk) {
+		free(bits);
+		free(blk);
 		return -ENOMEM;
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
-		memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
-		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < m->ns; s++)
-			if (o->sl[(size_t)(nz + 1 + s) * o->nlids + lid] == ROUTE_SL_TURN ||
-			    turns_after(m, s, lid))
-				walk_turns(m, s, lid, bits, stride);
 	}
+	/* LFT_COLS LIDs at a time, row by row (the switches' SLs are laid out
+	 * as a table: a row per switch) */
+	for (uint32_t lo = 1; lo <= t->max_lid; lo += LFT_COLS) {
+		uint32_t lids[LFT_COLS], nb = 0;
+
+		for (uint32_t lid = lo; lid <= t->max_lid && nb < LFT_COLS; lid++)
+			lids[nb++] = lid;
+		lft_cols_get(o->lft, lids, nb, blk);
+		lft_cols_get(&swsl, lids, nb, blk + (size_t)m->ns * LFT_COLS);
+		for (uint32_t k = 0; k < nb; k++) {
+			const uint8_t *sl = blk + (size_t)m->ns * LFT_COLS + k;
+			uint32_t lid = lids[k];
+			bool turned = false;
+
+			if (t->lid_port[lid] != TOPO_NONE && (!bt || m->only[lid] ||
+							      (lid < bn && bt[lid]))) {
+				m->bc = blk + k;
+				memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
+				for (uint32_t s = 0; s < m->ns; s++)
+					if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN ||
+					    turns_after(m, s)) {
+						walk_turns(m, s, bits, stride);
+						turned = true;
+					}
+			}
+			if (o->turned)
+				o->turned[lid] = turned;
+		}
+	}
+	free(blk);
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t s = 0; s < m->ns; s++) {
 			uint32_t node = t->sw_node[s];
@@ -654,7 +730,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		set_sls(m, lid, true);
 		return 0;
 	}
-	if (!m->strict && keep_lid(m, lid))
+	if (!m->strict && !m->only && keep_lid(m, lid))
 		return -ENOMEM;
 	/* the entries into a lost link; then every switch whose base route
 	 * meets one; then this pass's whole column */
@@ -668,6 +744,78 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		take_own(m, lid, tc);
 	}
 	set_sls(m, lid, false);
+	return 0;
+}
+
+/*
+ * The base's tables wherever they are intact (rt_base_broken()): every
+ * row, then the SLs of every group the base knows.  The columns of the
+ * LIDs to merge are kept first (keep_lid()) and put back after (restore()):
+ * this pass routed only those.
+ */
+static int copy_base(struct mg *m)
+{
+	const struct lft *bl = m->base->lft;
+	struct lft *l = m->out->lft;
+	const struct route_out *bo = m->bo;
+	struct route_out *o = m->out;
+	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids;
+	uint8_t xl[256];
+	int rc = 0;
+
+	for (uint32_t lid = 1; lid <= m->t->max_lid && !rc; lid++) {
+		if (!m->only[lid])
+			continue;
+		for (uint32_t s = 0; s < m->ns; s++)
+			m->own[s] = lft_get(l, s, lid);
+		rc = keep_lid(m, lid);
+	}
+	for (uint32_t s = 0; !rc && s < m->ns; s++) {
+		uint8_t *row = l->port + (size_t)s * l->nlids;
+
+		memcpy(row, bl->port + (size_t)m->bsw[s] * bl->nlids, nl);
+		for (uint32_t lid = 1; lid < nl; lid++)	/* a LID gone: no entry, as routed */
+			if (m->t->lid_port[lid] == TOPO_NONE)
+				row[lid] = LFT_NONE;
+	}
+	for (unsigned v = 0; bo && v < 256; v++)
+		xl[v] = sl_xlate(m, (uint8_t)v);
+	nl = bo && o->nlids < bo->nlids ? o->nlids : bo ? bo->nlids : 0;
+	for (uint32_t g = 0; !rc && bo && g < m->ngroups; g++) {
+		const uint8_t *from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
+		uint8_t *to = o->sl + (size_t)g * o->nlids;
+
+		if (m->bgroup[g] == UINT32_MAX)
+			continue;	/* no node of the base's: this pass's SLs */
+		for (uint32_t lid = 1; lid < nl; lid++)
+			if (m->t->lid_port[lid] != TOPO_NONE)
+				to[lid] = xl[from[lid]];
+	}
+	if (!rc)
+		restore(m);
+	return rc;
+}
+
+/* The base's routes per switch, port and class (patch_entry()): row by row. */
+static int base_use(struct mg *m)
+{
+	const struct topo *t = m->t;
+	const struct lft *bl = m->base->lft;
+	uint8_t *tc = malloc((size_t)t->max_lid + 1);
+
+	if (!tc)
+		return -ENOMEM;
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+		tc[lid] = t->lid_port[lid] != TOPO_NONE ? (uint8_t)lid_class(t, m->c, lid) : 0xff;
+	for (uint32_t s = 0; s < m->ns; s++) {
+		const uint8_t *row = bl->port + (size_t)m->bsw[s] * bl->nlids;
+		uint32_t *u = m->use + (size_t)s * 256 * CLS_TC_COUNT;
+
+		for (uint32_t lid = 1; lid <= t->max_lid && lid < bl->nlids; lid++)
+			if (tc[lid] != 0xff && row[lid] != LFT_NONE)
+				u[(size_t)row[lid] * CLS_TC_COUNT + tc[lid]]++;
+	}
+	free(tc);
 	return 0;
 }
 
@@ -687,11 +835,12 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
  * shorter than the base's, which is still there).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, bool strict, struct rt_merge_keep *keep,
-		  struct rt_merge_count *n)
+		  struct route_out *out, bool strict, const uint8_t *only,
+		  struct rt_merge_keep *keep, struct rt_merge_count *n)
 {
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
-			.ngroups = out->sl ? out->ngroups : 0, .strict = strict, .keep = keep };
+			.ngroups = out->sl ? out->ngroups : 0, .strict = strict, .keep = keep,
+			.only = only };
 	size_t ns = m.ns;
 	int rc;
 
@@ -707,23 +856,27 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		m.dead = m.try + ns;
 		base_groups(&m, &rc);
 	}
+	/* this pass routed only @only: every other LID's SLs must be the base's */
+	if (!rc && only && !m.bo && out->nvls >= 2) {
+		snprintf(out->mode_why, sizeof(out->mode_why), "the base's SLs are unknown");
+		rc = -EAGAIN;
+	}
 	for (uint32_t s = 0; !rc && s < ns; s++)
 		m.bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {	/* the base's use */
-		unsigned tc = t->lid_port[lid] != TOPO_NONE ? lid_class(t, c, lid) : 0;
-
-		for (uint32_t s = 0; t->lid_port[lid] != TOPO_NONE && s < ns; s++) {
-			uint8_t e = lft_get(base->lft, m.bsw[s], lid);
-
-			if (e != LFT_NONE)
-				m.use[((size_t)s * 256 + e) * CLS_TC_COUNT + tc]++;
-		}
-	}
-	if (!rc && strict)
+	if (!rc)
+		rc = base_use(&m);
+	if (!rc && only && !strict)
+		rc = copy_base(&m);
+	else if (!rc && strict)
 		restore(&m);	/* this pass's tables, as before the lenient merge */
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
-		if (t->lid_port[lid] != TOPO_NONE)
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
+		if (t->lid_port[lid] == TOPO_NONE)
+			continue;
+		if (!only || only[lid])
 			rc = merge_lid(&m, lid, n);
+		else
+			n->intact++;
+	}
 	if (!rc && m.ngroups && out->nvls >= 2 && !out->tcs.n) {	/* layer SLs: classes map rows */
 		rc = merged_rows(&m);
 		out->turn_routes = 0;	/* the switches' own routes on the turn SL */

@@ -190,6 +190,8 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 
 /** rt_base_subset - 1: @t is @base's fabric minus something, 0: the same, -1: not (@why) */
 int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len);
+/** rt_base_broken - @need[lid] = 1 where @base's route to it meets a fault on @t; how many */
+uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need);
 /* LIDs by what rt_base_merge did */
 struct rt_merge_count {
 	uint32_t intact;	/* the base's route, whole */
@@ -206,11 +208,13 @@ struct rt_merge_keep {
  * rt_base_merge - the base's entries (and SLs) on @t where they still lead
  * somewhere live.  Lenient (!@strict): the columns it replaces go to @keep;
  * strict: @keep's columns are put back first, and every switch's path is
- * then one routing's whole or plain up*down* (route_incr.c)
+ * then one routing's whole or plain up*down* (route_incr.c).  @only (NULL: all):
+ * merge those LIDs, take the base's tables for the others (this pass routed
+ * only @only); -EAGAIN if the base's SLs are unknown
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, bool strict, struct rt_merge_keep *keep,
-		  struct rt_merge_count *n);
+		  struct route_out *out, bool strict, const uint8_t *only,
+		  struct rt_merge_keep *keep, struct rt_merge_count *n);
 void rt_merge_keep_free(struct rt_merge_keep *k);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */
 uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s);

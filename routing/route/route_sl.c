@@ -81,7 +81,8 @@ int rt_sl_alloc(struct rt *r)
 	out->ngroups = r->c->nzones + 1 + r->nsw;
 	out->nlids = r->t->max_lid + 1;
 	out->sl = calloc((size_t)out->ngroups * out->nlids, 1);
-	return out->sl ? 0 : -ENOMEM;
+	out->turned = calloc(out->nlids, 1);
+	return out->sl && out->turned ? 0 : -ENOMEM;
 }
 
 /* Zone of the switch a LID hangs on (-2: none). */
@@ -236,18 +237,29 @@ int rt_sl_tables(struct rt *r)
 	const struct topo *t = r->t;
 	struct route_out *out = r->out;
 	uint32_t nlids = t->max_lid + 1;
+	const uint8_t *only = r->o->only_lids;	/* a pass of the broken LIDs alone */
+	uint8_t *seen;
 	bool layered = false;
 
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
-	if (!out->sl_group || !out->sl2vl)
+	seen = calloc((size_t)r->c->nzones + 2, 1);	/* [zone + 2] of a LID left out */
+	if (!out->sl_group || !out->sl2vl || !seen) {
+		free(seen);
 		return -ENOMEM;
+	}
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
 	for (uint32_t lid = 1; lid < nlids; lid++) {
 		int16_t dz = lid_zone(r, lid);
 
-		for (uint32_t g = 0; g < out->ngroups; g++) {
+		uint32_t ng = out->ngroups;
+
+		if (only && !only[lid]) {	/* not routed here: the switches' SLs the base's */
+			seen[dz + 2] = 1;
+			ng = r->c->nzones + 1;
+		}
+		for (uint32_t g = 0; g < ng; g++) {
 			uint8_t *sl = &out->sl[(size_t)g * nlids + lid];
 
 			if (rt_layer_limit(r->o) < 2)
@@ -257,6 +269,10 @@ int rt_sl_tables(struct rt *r)
 			layered |= *sl != 0;
 		}
 	}
+	for (int32_t z = -2; only && rt_layer_limit(r->o) >= 2 && z < (int32_t)r->c->nzones; z++)
+		for (uint32_t g = r->c->nzones + 1; seen[z + 2] && g < out->ngroups; g++)
+			layered |= sl_of(r, g, (int16_t)z) != 0;	/* as if routed */
+	free(seen);
 	for (uint32_t p = 0; p < t->nports; p++)
 		for (unsigned sl = 0; sl < 16; sl++)
 			out->sl2vl[(size_t)p * 16 + sl] = layered ? vl_of(r, p, sl) : 0;

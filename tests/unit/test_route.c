@@ -24,6 +24,12 @@
  *     route more on a link is unavoidable when the storage count is not a
  *     multiple of the up-links, a compute route more on the same link is
  *     not - where the default (no weights) leaves 10.
+ *   incremental (route_opts.base) on ff2 small, frame small and a 3-level
+ *     tree, one switch link dropped, then one switch: the pass routes only
+ *     the LIDs whose base route met the fault, every other LID's column is
+ *     the base's; the merge that walks only the LIDs the base marks turned
+ *     finds the same tables, SLs and turn rows as one that walks them all;
+ *     the healed fabric gets the base's tables, SLs and rows byte for byte.
  */
 #include "unit.h"
 
@@ -433,6 +439,138 @@ static void test_rails_why(void **state)
 	rails_on(2, 0, "only 4 of 8 sit on a leaf whose HCAs mostly have their rank");
 }
 
+/* @f's small fabric (3 levels for a fat tree), @frac of its switch links or @dsw switches dropped. */
+static struct topo *gen_less(enum gen_family f, double frac, unsigned dsw)
+{
+	struct gen_opts go;
+	struct diag_list dl;
+	struct topo *t;
+
+	gen_opts_init(&go, f);
+	if (f == GEN_FATTREE)
+		go.levels = 3;
+	go.drop_links = frac;
+	go.drop_switches = dsw;
+	diag_init(&dl, 0);
+	t = gen_fabric(&go, &dl);
+	diag_free(&dl);
+	assert_non_null(t);
+	return t;
+}
+
+/* @t's LIDs those of the same ports on @t0, as a subnet manager keeps them. */
+static struct topo *lids_of(struct topo *t, const struct topo *t0)
+{
+	free(t->lid_port);
+	t->lid_port = malloc(((size_t)t0->max_lid + 1) * sizeof(*t->lid_port));
+	assert_non_null(t->lid_port);
+	for (uint32_t lid = 0; lid <= t0->max_lid; lid++)
+		t->lid_port[lid] = TOPO_NONE;
+	for (uint32_t p = 0; p < t->nports; p++) {
+		uint32_t q = topo_port_in(t, p, t0);
+
+		t->port_lid[p] = q == TOPO_NONE ? 0 : t0->port_lid[q];
+		t->port_lmc[p] = q == TOPO_NONE ? 0 : t0->port_lmc[q];
+		if (t->port_lid[p])
+			t->lid_port[t->port_lid[p]] = p;
+	}
+	t->max_lid = t0->max_lid;
+	return t;
+}
+
+static void same_out(const struct route_out *a, const struct route_out *b)
+{
+	assert_int_equal(a->lft->nsw, b->lft->nsw);
+	assert_int_equal(a->lft->nlids, b->lft->nlids);
+	assert_memory_equal(a->lft->port, b->lft->port, (size_t)a->lft->nsw * a->lft->nlids);
+	assert_int_equal(a->ngroups, b->ngroups);
+	assert_memory_equal(a->sl, b->sl, (size_t)a->ngroups * a->nlids);
+	assert_int_equal(a->vlx.n, b->vlx.n);
+	if (a->vlx.n)
+		assert_memory_equal(a->vlx.v, b->vlx.v, a->vlx.n * sizeof(*a->vlx.v));
+}
+
+/* One fault on @t0 (routed into @base): see the top comment; @alone: the broken LIDs routed alone. */
+static void incr_case(const struct topo *t0, const struct route_out *base, struct topo *t1,
+		      bool alone)
+{
+	struct route_base rb = { t0, base->lft, base };
+	struct route_out bnt = *base, o1, o2;
+	struct route_opts o;
+	struct cls c1;
+	uint32_t kept = 0;
+
+	route_opts_init(&o);
+	o.base = &rb;
+	assert_int_equal(cls_classify(t1, NULL, &c1), 0);
+	assert_int_equal(route_run(t1, &c1, &o, &o1), 0);
+	assert_true(o1.incremental);
+	assert_true(o1.patched_lids + o1.rerouted_lids > 0);
+	if (alone)
+		assert_true(o1.routes < (uint64_t)t1->nswitches * t1->max_lid);
+	for (uint32_t lid = 1; lid <= t1->max_lid; lid++) {	/* intact: the base's column */
+		bool intact = t1->lid_port[lid] != TOPO_NONE;
+
+		for (uint32_t s = 0; intact && s < t1->nswitches; s++) {
+			uint32_t n = t1->sw_node[s], bs = t0->node_sw[topo_find_guid(t0, t1->node_guid[n])];
+			uint8_t e = lft_get(base->lft, bs, lid);
+
+			intact = e == 0 || (e != LFT_NONE && e <= t1->node_nports[n] &&
+					    t1->port_remote[t1->port_off[n] + e] != TOPO_NONE);
+		}
+		for (uint32_t s = 0; intact && s < t1->nswitches; s++) {
+			uint32_t n = t1->sw_node[s], bs = t0->node_sw[topo_find_guid(t0, t1->node_guid[n])];
+
+			assert_int_equal(lft_get(o1.lft, s, lid), lft_get(base->lft, bs, lid));
+		}
+		kept += intact;
+	}
+	assert_int_equal(kept, o1.kept_lids);
+	bnt.turned = NULL;	/* unknown: the merge walks every LID for the turn rows */
+	rb.out = &bnt;
+	assert_int_equal(route_run(t1, &c1, &o, &o2), 0);
+	same_out(&o1, &o2);
+	route_out_free(&o1);
+	route_out_free(&o2);
+	cls_free(&c1);
+	topo_free(t1);
+}
+
+static void test_incremental(void **state)
+{
+	const enum gen_family fam[] = { GEN_FF2, GEN_FRAME, GEN_FATTREE };
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
+		struct topo *t0 = gen_less(fam[i], 0, 0);
+		struct route_base rb;
+		struct route_out base, healed;
+		struct route_opts o;
+		struct cls c0;
+		uint32_t n = 0;
+
+		assert_int_equal(topo_assign_lids(t0, 0), 0);
+		for (uint32_t p = 0; p < t0->nports; p++)
+			n += topo_is_sw_link(t0, p);
+		assert_int_equal(cls_classify(t0, NULL, &c0), 0);
+		route_opts_init(&o);
+		assert_int_equal(route_run(t0, &c0, &o, &base), 0);
+		assert_non_null(base.turned);
+		incr_case(t0, &base, lids_of(gen_less(fam[i], 2.0 / n, 0), t0), true);	/* 1 of n / 2 */
+		incr_case(t0, &base, lids_of(gen_less(fam[i], 0, 1), t0), false);
+		rb = (struct route_base){ t0, base.lft, &base };
+		o.base = &rb;
+		assert_int_equal(route_run(t0, &c0, &o, &healed), 0);
+		assert_true(healed.incremental);
+		assert_int_equal(healed.routes, 0);
+		same_out(&base, &healed);
+		route_out_free(&healed);
+		route_out_free(&base);
+		cls_free(&c0);
+		topo_free(t0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -444,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_class_weights),
 		cmocka_unit_test(test_single_order_ring),
 		cmocka_unit_test(test_rails_why),
+		cmocka_unit_test(test_incremental),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
