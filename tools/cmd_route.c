@@ -596,8 +596,8 @@ static void summary(const struct route_cli *o, const struct topo *t, const struc
 			(unsigned long long)ro->zone_detours);
 	if (!o->quiet && ro->incremental)
 		fprintf(stderr, "ffroute route: incremental: %u LIDs keep the base's routes, "
-			"%u patched where they met a fault, %u re-routed\n", ro->kept_lids,
-			ro->patched_lids, ro->rerouted_lids);
+			"%u patched where they met a fault, %u re-routed (this pass routed %u)\n",
+			ro->kept_lids, ro->patched_lids, ro->rerouted_lids, ro->pass_lids);
 	else if (!o->quiet && o->ro.base)
 		fprintf(stderr, "ffroute route: routed from scratch: %s\n", ro->mode_why);
 	if (ro->rails_given_up)

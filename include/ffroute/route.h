@@ -108,9 +108,10 @@ struct route_opts {
 	const struct route_base *base;	/* when the fabric is this base minus something,
 					 * routes it did not break are kept (route_incr.c);
 					 * NULL: from scratch */
-	const uint8_t *only_lids;	/* [max_lid + 1], set by route_run() only: route the
-					 * LIDs marked, the ones the fault broke (the pass
-					 * is merged with the base, not verified); NULL: all */
+	const uint8_t *only_lids;	/* [max_lid + 1], route_run()'s own (a caller's is
+					 * ignored): route the LIDs marked, the ones the
+					 * fault broke (the pass is merged with the base,
+					 * not verified); NULL: all */
 	/* optional logger; the core never prints */
 	void (*log)(void *ctx, enum route_log_level lvl, const char *msg);
 	void *log_ctx;
@@ -151,6 +152,8 @@ struct route_out {
 	bool incremental;	/* the base's routes kept where intact (opts.base) */
 	uint32_t kept_lids, patched_lids, rerouted_lids;	/* ... LIDs that kept them whole,
 							 * patched around a fault, re-routed */
+	uint32_t pass_lids;	/* LIDs the last pass routed: every one, or with a base
+				 * the ones its routes broke alone (route_incr.c) */
 	char mode_why[240];	/* why the pass was from scratch when a base was given */
 	struct route_slot *slots;	/* the places for the next pass (route_slots()) */
 	uint32_t nslots;

@@ -520,6 +520,8 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = forced_first(&r, d, nd);
 	if (!rc && o->only_lids)	/* ranks and digits are of them all */
 		nd = only_marked(d, nd, o->only_lids);
+	for (uint32_t i = 0; !rc && i < nd; i++)
+		out->pass_lids += !d[i].ghost;
 
 	for (uint32_t s = 0; !rc && s < t->nswitches; s++) {
 		out->lft->have[s] = 1;
@@ -853,9 +855,9 @@ static uint8_t *broken_only(const struct topo *t, const struct cls *c, const str
 	const struct route_out *bo = o->base->out;
 	uint8_t *need;
 
-	if (!bo || !bo->sl || !bo->sl_group || bo->single_order || bo->tcs.n || o->ntc || o->jobs ||
-	    c->nsubtrees || !(need = malloc((size_t)t->max_lid + 1)))
-		return NULL;
+	if (!bo || !bo->sl || !bo->sl_group || bo->single_order || bo->tcs.n || bo->rooted_lids ||
+	    o->ntc || o->jobs || c->nsubtrees || !(need = malloc((size_t)t->max_lid + 1)))
+		return NULL;	/* the rooted layer: its strict mode asks for every LID */
 	*nneed = rt_base_broken(t, o->base, need);
 	return need;
 }
@@ -883,8 +885,14 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 	if (!rc)
 		rc = incremental(t, c, o, out, soft, need);
 	free(need);
-	if (rc == -ENOMEM)
+	if (!rc)	/* the pass alone was not verified: what the merge's verification let through */
+		out->rails_given_up = (soft & VF_RAILS_SOFT) && out->rail_findings;
+	if (rc == -ENOMEM) {	/* no half-merged tables */
+		route_out_free(out);
+		snprintf(out->err, sizeof(out->err), "out of memory");
+		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
 		return rc;
+	}
 	if (rc) {
 		logf_(o, ROUTE_LOG_INFO, "incremental on the %u LIDs the fault broke: %s; "
 		      "routing every LID", nneed, out->mode_why[0] ? out->mode_why : out->err);
@@ -917,8 +925,12 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		route_opts_init(&def);
 		o = &def;
 	}
+	if (o->only_lids) {	/* route_run's own: never a caller's */
+		def = *o;
+		def.only_lids = NULL;
+		o = &def;
+	}
 	own = *o;
-	own.only_lids = NULL;
 	if (o->base && o->verify)
 		sub = rt_base_subset(t, o->base, why, sizeof(why));
 	if (sub >= 0) {

@@ -775,6 +775,34 @@ static uint32_t by_entry(const struct rt *r, const uint32_t *cand, const uint32_
 	return best;
 }
 
+/*
+ * The tie loop's answer, without its keys, when every tied candidate is
+ * a parallel link of one group and the links' digit decides (the group's
+ * load and width are the same for all, and its digit rotation differs for
+ * each): the member whose index is the digit mod the group's size.
+ * TOPO_NONE when that does not apply (links of several rates, routes into
+ * a subtree, no digit at that level) or the member is not tied.
+ */
+static uint32_t group_digit_pick(const struct rt *r, uint32_t s, const uint32_t *cand,
+				 const uint32_t *tie, uint32_t nmin, uint8_t lv)
+{
+	uint32_t p0 = cand[tie[0]], g = r->gsize[p0], grp = r->c->group[p0], w = r->peer[p0];
+	uint8_t low = r->c->dir[p0] == CLS_DIR_DOWN ? r->c->level[rt_node(r, w)] : lv;
+	uint32_t want;
+
+	if (r->gcap || r->by_pos || g < 2 || r->dk_m[low] < 2 ||
+	    (lv == 1 && r->c->dir[p0] == CLS_DIR_XZONE))
+		return TOPO_NONE;
+	want = link_digit(r, low, s) % g;
+	for (uint32_t j = 1; j < nmin; j++)
+		if (r->c->group[cand[tie[j]]] != grp)
+			return TOPO_NONE;
+	for (uint32_t j = 0; j < nmin; j++)
+		if (r->gidx[cand[tie[j]]] == want)
+			return cand[tie[j]];
+	return TOPO_NONE;
+}
+
 /* The port switch @s sends @dst out of (a port index), TOPO_NONE if none. */
 static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
@@ -801,6 +829,8 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 		best = by_entry(r, cand, tie, nmin, ncand, rm);
 		nmin = 1;
 	}
+	if (nmin > 1 && (best = group_digit_pick(r, s, cand, tie, nmin, lv)) != TOPO_NONE)
+		nmin = 1;
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];
 		uint8_t low = lv;

@@ -774,9 +774,12 @@ static int copy_base(struct mg *m)
 		uint8_t *row = l->port + (size_t)s * l->nlids;
 
 		memcpy(row, bl->port + (size_t)m->bsw[s] * bl->nlids, nl);
-		for (uint32_t lid = 1; lid < nl; lid++)	/* a LID gone: no entry, as routed */
+		for (uint32_t lid = 1; lid < nl; lid++) {
 			if (m->t->lid_port[lid] == TOPO_NONE)
-				row[lid] = LFT_NONE;
+				row[lid] = LFT_NONE;	/* a LID gone: no entry, as routed */
+			else if (!m->only[lid] && row[lid] != LFT_NONE)
+				o->routes++;	/* this pass counted the LIDs it routed */
+		}
 	}
 	for (unsigned v = 0; bo && v < 256; v++)
 		xl[v] = sl_xlate(m, (uint8_t)v);
@@ -877,7 +880,10 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		else
 			n->intact++;
 	}
-	if (!rc && m.ngroups && out->nvls >= 2 && !out->tcs.n) {	/* layer SLs: classes map rows */
+	if (!rc && !(m.ngroups && out->nvls >= 2 && !out->tcs.n)) {
+		free(out->turned);	/* this pass's marks, not the merged tables' */
+		out->turned = NULL;
+	} else if (!rc) {	/* layer SLs: classes map rows */
 		rc = merged_rows(&m);
 		out->turn_routes = 0;	/* the switches' own routes on the turn SL */
 		for (size_t i = (size_t)(c->nzones + 1) * out->nlids;
