@@ -165,11 +165,13 @@ static int bench_incr(const char *name, int n, const struct route_opts *o0)
 	changed = entries_changed(t0, base.lft, t1, out.lft);
 	printf("incremental %s (%u switches, %u LIDs, one of %u switch links down, %u threads): "
 	       "route + verify with the base best %.4f s median %.4f s (%d runs); %s: %u LIDs "
-	       "kept, %u patched, %u re-routed, the pass routed %u; %llu of %llu entries changed "
+	       "kept, %u patched, %u re-routed, the pass routed %u, the verification judged %u; "
+	       "%llu of %llu entries changed "
 	       "[issue 27: <= 0.1 s]\n",
 	       name, t1->nswitches, t1->max_lid, sw_links(t0), ffr_threads(o.threads), tr[0],
 	       tr[n / 2], n, out.incremental ? "incremental" : "from scratch", out.kept_lids,
-	       out.patched_lids, out.rerouted_lids, out.pass_lids, (unsigned long long)changed,
+	       out.patched_lids, out.rerouted_lids, out.pass_lids, out.judged_lids,
+	       (unsigned long long)changed,
 	       (unsigned long long)t1->nswitches * t1->max_lid);
 	route_out_free(&out);
 	cls_free(&c1);

@@ -251,6 +251,8 @@ struct chk_report {
 	uint32_t *ch_dests_tc[CLS_TC_COUNT];	/* destination LIDs of a class it carries */
 	uint32_t *ch_load;			/* flows of the all-to-all / heat-map load */
 	bool routes_counted;			/* ch_routes* filled by chk_findings() */
+	bool partial;				/* chk_findings judged chk_opts.since_only's
+						 * LIDs alone (chk_trace.c) */
 	uint64_t seed;				/* seed used by the sampled metrics */
 };
 
@@ -271,6 +273,16 @@ struct chk_opts {
 	bool rates_if_mixed;		/* chk_rates only when links run at several rates */
 	unsigned threads;		/* chk_findings: 0 (default) 2 when 2 CPUs are online,
 					 * 1 one; the report does not depend on it */
+	struct chk_trace **trace;	/* optional, out: when the findings are clean and the
+					 * CA-injected CDG acyclic, what a later run needs to
+					 * judge changed LIDs alone (else NULL) */
+	const struct chk_trace *since;	/* optional: a trace of this fabric or of one with
+					 * more links and nodes (same LIDs) ... */
+	const uint8_t *since_only;	/* ... and [max_lid + 1]: the LIDs whose routes may
+					 * differ from the traced ones; every other LID's
+					 * entries, SLs and VLs must be the traced routing's.
+					 * Judged on these LIDs alone when the classification
+					 * matches (chk_report.partial), else in full */
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
 	uint32_t njob;
 };
@@ -382,6 +394,46 @@ int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok
 		    const struct chk_opts *o, struct chk_cdg **g);
 int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r);
 void chk_cdg_free(struct chk_cdg *g);
+/*
+ * chk_trace - what a clean chk_findings() keeps (chk_opts.trace) so that a
+ * routing of the same fabric less something is judged on its changed LIDs
+ * alone (chk_opts.since; chk_trace.c says why that is sound).
+ */
+struct chk_trace {
+	const struct topo *t;	/* the fabric traced (not owned: it must outlive the trace) */
+	unsigned nvl;		/* VLs of the CDG's vertices, densely numbered ... */
+	uint8_t vix[16];	/* ... VL -> index, 0xff none */
+	uint32_t *ord;		/* [nports * nvl]: vertex (channel, VL) -> its height in the
+				 * CA-injected CDG, 1 + its longest path (an edge u -> v
+				 * has ord[u] > ord[v]); 0: no edge out */
+	int16_t *rail;		/* [nports]: the rail routes over the channel lead to, -1
+				 * none; NULL without rails */
+	int16_t *zone, *crail;	/* [nnodes]: the classification judged ... */
+	uint8_t *role, *level;
+	uint32_t nzones, nrails;
+};
+/** chk_trace_free - release @tr and its arrays (NULL is fine) */
+void chk_trace_free(struct chk_trace *tr);
+/**
+ * chk_trace_fits - whether @t with @c can be judged against @tr: every node
+ * of @t traced with the same zone, rail, role and level, one rate.  Returns
+ * the map from @t's ports to @tr->t's (TOPO_NONE: none), to free, or NULL.
+ */
+uint32_t *chk_trace_fits(const struct chk_trace *tr, const struct topo *t, const struct cls *c);
+/**
+ * chk_cdg_since - whether every CA-injected CDG edge of the valid routes
+ * (@ok) toward @lids[0..n) follows @tr's order (@pmap: chk_trace_fits()):
+ * 0 yes (with the traced routes, no cycle), 1 no or unknown, -ENOMEM.
+ */
+int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		  const struct chk_opts *o, const uint32_t *lids, uint32_t n,
+		  const struct chk_trace *tr, const uint32_t *pmap);
+/**
+ * chk_cdg_judge_trace - chk_cdg_judge(), and when the CA-injected graph has
+ * no cycle, its order into @tr (ord, nvl, vix; @tr NULL: none)
+ */
+int chk_cdg_judge_trace(const struct topo *t, const struct chk_cdg *g, struct chk_report *r,
+			struct chk_trace *tr);
 /**
  * chk_rates - rate_slowed and slow_transit findings and the rate metrics
  * (chk_rate.c; chk_findings calls it).  O(LIDs x links).

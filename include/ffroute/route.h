@@ -124,6 +124,10 @@ struct route_out {
 	uint32_t ngroups, nlids;
 	uint8_t *sl2vl;		/* [nports * 16]: VL of each SL leaving each port */
 	struct chk_vlx vlx;	/* SL2VL of (in, out) port pairs that differ: turns */
+	struct chk_trace *trace;	/* the verification's, when clean: a later incremental
+					 * pass is judged on its changed LIDs (chk_trace.c);
+					 * NULL: none */
+	uint32_t judged_lids;	/* LIDs the verification judged: all, or those */
 	uint8_t *turned;	/* [nlids]: 1 where some switch's route to the LID turns
 				 * (the turn SL, or up after coming down) or takes the
 				 * rooted layer: the LIDs whose routes give vlx its

@@ -225,6 +225,10 @@ struct inject {
 	uint8_t six[16];	/* SL -> dense index over the SLs the SL table uses */
 	unsigned nsl;
 	uint8_t *blk;		/* [nsw * LFT_COLS]: LFT columns of the current LIDs */
+	/* chk_cdg_since(): edges checked against a trace's order, not collected */
+	const struct chk_trace *tr;
+	const uint32_t *pmap;	/* [nports]: the traced fabric's port */
+	bool bad;		/* an edge against the order, or a vertex it lacks */
 };
 
 static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t ng, bool self,
@@ -328,6 +332,28 @@ static void inject_free(struct inject *in)
  * A walk stops at a switch whose route is not valid (@ok), or, without
  * @ok, at a switch without a table.
  */
+/*
+ * Edge (p, vp) -> (q, vq) (q: port number qn of the switch p leads to):
+ * into @es, or with a trace, checked: the traced order must have it going
+ * down (chk_trace.c).
+ */
+static inline void edge(struct inject *in, struct edge_set *es, const struct topo *t, uint32_t p,
+			unsigned vp, uint32_t q, uint32_t qn, unsigned vq)
+{
+	const struct chk_trace *tr = in->tr;
+	uint32_t a, b;
+
+	if (!tr) {
+		set_add(es, t, p, vp, qn, vq);
+		return;
+	}
+	a = in->pmap[p];
+	b = in->pmap[q];
+	if (a == TOPO_NONE || b == TOPO_NONE || tr->vix[vp] == 0xff || tr->vix[vq] == 0xff ||
+	    tr->ord[(size_t)a * tr->nvl + tr->vix[vp]] <= tr->ord[(size_t)b * tr->nvl + tr->vix[vq]])
+		in->bad = true;
+}
+
 static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
 		       const uint8_t *l_have, const struct chk_opts *o, struct inject *in,
 		       const struct inj_list *li, uint32_t g, unsigned k, uint32_t lid,
@@ -355,7 +381,7 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 			if (q == TOPO_NONE)
 				break;
 			vq = chk_vl_in(o, t->port_remote[p], q, sl);
-			set_add(es, t, p, vp, q - t->port_off[t->sw_node[n]], vq);
+			edge(in, es, t, p, vp, q, q - t->port_off[t->sw_node[n]], vq);
 			/* what follows q depends on (p, SL) only: once per LID */
 			if (in->mark[p * nsl + si] == in->stamp)
 				break;
@@ -595,8 +621,47 @@ static void tarjan(const struct topo *t, struct cdg *g, struct chk_report *r)
 }
 
 /* Cycles of the CDG made of @es, reported as @kind. */
+/*
+ * The order of an acyclic @g for chk_trace, in @es's VL numbering: each
+ * vertex's height, 1 + the longest path of edges out of it (an edge goes
+ * down the heights).  Not Tarjan's own numbering, which follows the order
+ * the search met the vertices: heights follow the fabric's structure (an
+ * up-channel of a level sits above every up-channel of the next one in an
+ * up*down* layer), so a new route of the same shape fits them too.
+ * Tarjan numbered the components sinks first: one pass in that order.
+ */
+static int keep_order(const struct topo *t, const struct edge_set *es, struct cdg *g,
+		      struct chk_trace *tr)
+{
+	uint32_t *by = malloc(((size_t)g->nv + 1) * sizeof(uint32_t)), *h = g->low;
+
+	if (!by)
+		return -ENOMEM;
+	for (uint32_t v = 0; v < g->nv; v++)
+		by[g->comp[v]] = v;	/* one vertex per component */
+	for (uint32_t i = 0; i < g->nv; i++) {
+		uint32_t v = by[i], top = 0;
+
+		for (uint32_t k = g->off[v]; k < g->off[v + 1]; k++)
+			top = h[g->adj[k]] > top ? h[g->adj[k]] : top;
+		h[v] = top + 1;	/* Tarjan's low[] is not needed any more */
+	}
+	free(by);
+	tr->nvl = es->nvl;
+	memset(tr->vix, 0xff, sizeof(tr->vix));
+	for (unsigned i = 0; i < es->nvl; i++)
+		tr->vix[es->vl[i]] = (uint8_t)i;
+	free(tr->ord);
+	tr->ord = calloc((size_t)t->nports * es->nvl + 1, sizeof(uint32_t));
+	if (!tr->ord)
+		return -ENOMEM;
+	for (uint32_t v = 0; v < g->nv; v++)
+		tr->ord[(size_t)(g->vert[v] / 16) * es->nvl + es->vix[g->vert[v] % 16]] = h[v];
+	return 0;
+}
+
 static int cycles(const struct topo *t, const struct edge_set *es, enum chk_finding_kind kind,
-		  uint32_t *ncyc, struct chk_report *r)
+		  uint32_t *ncyc, struct chk_report *r, struct chk_trace *tr)
 {
 	struct cdg g;
 	size_t n;
@@ -626,7 +691,7 @@ static int cycles(const struct topo *t, const struct edge_set *es, enum chk_find
 		g.idx[i] = g.comp[i] = g.par[i] = UNSET;
 	tarjan(t, &g, r);
 	*ncyc = g.ncyc;
-	rc = 0;
+	rc = tr && !g.ncyc ? keep_order(t, es, &g, tr) : 0;
 out:
 	cdg_free(&g);
 	return rc;
@@ -704,14 +769,53 @@ int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok
 	return rc;
 }
 
-int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r)
+int chk_cdg_judge_trace(const struct topo *t, const struct chk_cdg *g, struct chk_report *r,
+			struct chk_trace *tr)
 {
 	uint32_t nca = 0, nall = 0;
-	int rc = cycles(t, &g->ca, CHK_F_CREDIT_LOOP, &nca, r);
+	int rc = cycles(t, &g->ca, CHK_F_CREDIT_LOOP, &nca, r, tr);
 
 	if (!rc && !nca && g->sw)
-		rc = cycles(t, &g->all, CHK_F_CREDIT_LOOP_SW, &nall, r);
+		rc = cycles(t, &g->all, CHK_F_CREDIT_LOOP_SW, &nall, r, NULL);
 	return rc;
+}
+
+int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r)
+{
+	return chk_cdg_judge_trace(t, g, r, NULL);
+}
+
+int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		  const struct chk_opts *o, const uint32_t *lids, uint32_t n,
+		  const struct chk_trace *tr, const uint32_t *pmap)
+{
+	struct inject in;
+	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
+	bool bad;
+	int rc;
+
+	memset(&in, 0, sizeof(in));
+	in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
+	in.tr = tr;
+	in.pmap = pmap;
+	rc = inject_init(t, o, 0xffff, &in);	/* every SL: no scan of the SL table */
+	for (uint32_t i = 0; !rc && i < n && !in.bad; i += LFT_COLS) {
+		uint32_t nb = n - i < LFT_COLS ? n - i : LFT_COLS;
+
+		lft_cols_get(l, lids + i, nb, in.blk);
+		for (uint32_t k = 0; k < nb && !in.bad; k++) {
+			if (t->lid_port[lids[i + k]] == TOPO_NONE)
+				continue;
+			in.stamp++;
+			for (uint32_t g = 0; g < in.ng; g++)
+				for (unsigned c = 0; c < nk; c++)
+					walk_edges(t, in.blk + k, ok, l->have, o, &in, &in.ca, g, c,
+						   lids[i + k], NULL);
+		}
+	}
+	bad = in.bad;
+	inject_free(&in);
+	return rc ? rc : bad;
 }
 
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,

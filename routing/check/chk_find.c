@@ -100,6 +100,7 @@
 #include <ffroute/check.h>
 
 #include "base/util.h"
+#include "check/chk_trace.h"
 
 /* Outcome of one route, for the current destination. */
 enum fst {
@@ -934,34 +935,63 @@ static void all_dests(struct find *f, const uint32_t *lids, uint32_t nd)
 	}
 }
 
-/* Credit loops: the second thread's edges if they are the valid routes' ones. */
-static int credit_loops(struct find *f, struct cdg_job *job)
+/*
+ * Credit loops: the second thread's edges if they are the valid routes'
+ * ones; the graph's order into @tr (NULL: not wanted) when acyclic.
+ */
+static int credit_loops(struct find *f, struct cdg_job *job, struct chk_trace *tr)
 {
 	bool all_valid = f->nvalid == f->nroutes;
+	struct chk_cdg *g;
 	int rc;
 
 	if (job && !job->rc && all_valid) {
-		rc = chk_cdg_judge(f->t, job->g, f->r);
+		rc = chk_cdg_judge_trace(f->t, job->g, f->r, tr);
 		chk_cdg_free(job->g);
 		return rc;
 	}
 	if (job)
 		chk_cdg_free(job->g);
-	return chk_credit_loops(f->t, f->l, f->ok, f->o, f->r);
+	rc = chk_cdg_collect(f->t, f->l, f->ok, f->o, &g);
+	if (!rc)
+		rc = chk_cdg_judge_trace(f->t, g, f->r, tr);
+	chk_cdg_free(g);
+	return rc;
 }
+
+/* Keep the LIDs @only marks (in order); their count. */
+static uint32_t only_these(uint32_t *lids, uint32_t nd, const uint8_t *only)
+{
+	uint32_t m = 0;
+
+	for (uint32_t i = 0; i < nd; i++)
+		if (only[lids[i]])
+			lids[m++] = lids[i];
+	return m;
+}
+
 
 int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		 const struct chk_opts *o, struct chk_report *r)
 {
 	struct find f;
 	struct cdg_job job = { t, l, o, NULL, 0 };
+	struct chk_trace *tr = NULL;
 	pthread_t th;
 	bool two;
-	uint32_t *lids, nd = 0;
+	uint32_t *lids, nd = 0, *pmap = NULL;
 	int rc;
 
 	if (l->nsw != t->nswitches)
 		return -EINVAL;
+	if (o && o->trace)
+		*o->trace = NULL;
+	if (o && o->since && o->since_only)	/* the changed LIDs alone, if it may */
+		pmap = chk_trace_fits(o->since, t, c);
+	if (o && o->trace && !(tr = chk_trace_new(t, c))) {
+		free(pmap);
+		return -ENOMEM;
+	}
 	memset(&f, 0, sizeof(f));
 	f.t = t;
 	f.l = l;
@@ -977,11 +1007,17 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	lids = rc ? NULL : group_lids(&f, &nd);
 	if (!lids) {
 		find_free(&f);
+		free(pmap);
+		chk_trace_free(tr);
 		return -ENOMEM;
 	}
+	if (pmap)
+		nd = only_these(lids, nd, o->since_only);
 	if (f.rails)
 		rail_planes(&f);
-	two = ffr_threads(o ? o->threads : 0) >= 2 && !chk_cdg_prepare(t, o, &job.g);
+	for (uint32_t p = 0; f.rails && pmap && p < t->nports; p++)
+		f.chr[0][p] = o->since->rail[pmap[p]];	/* the kept routes' (chk_trace.c) */
+	two = !pmap && ffr_threads(o ? o->threads : 0) >= 2 && !chk_cdg_prepare(t, o, &job.g);
 	if (two && pthread_create(&th, NULL, cdg_job_run, &job)) {
 		chk_cdg_free(job.g);
 		two = false;
@@ -993,13 +1029,22 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (f.rails)
 		emit_rail_mix(&f);
 	rc = set_metrics(&f);
-	if (!rc && (!o || !o->rates_if_mixed || c->rates_mixed))
+	if (!rc && !pmap && (!o || !o->rates_if_mixed || c->rates_mixed))
 		rc = chk_rates(t, l, c, r);
-	if (!rc)
-		rc = credit_loops(&f, two ? &job : NULL);
+	if (!rc && pmap)
+		rc = chk_trace_credit_loops(t, l, f.ok, o, lids, nd, pmap, r, tr);
+	else if (!rc)
+		rc = credit_loops(&f, two ? &job : NULL, tr);
 	else if (two)
 		chk_cdg_free(job.g);
-	r->routes_counted = !rc;
+	r->routes_counted = !rc && !pmap;
+	r->partial = pmap != NULL;
+	if (rc >= 0 && tr)	/* 0 or, judged against since, 1: the order was searched again */
+		chk_trace_keep(o, r, t, c, tr, pmap && !rc, pmap, f.rails ? f.chr[0] : NULL);
+	else
+		chk_trace_free(tr);
+	rc = rc > 0 ? 0 : rc;
+	free(pmap);
 	free(lids);
 	find_free(&f);
 	return rc;

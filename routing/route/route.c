@@ -56,6 +56,8 @@ void route_out_free(struct route_out *out)
 	free(out->sl2vl);
 	free(out->turned);
 	out->turned = NULL;
+	chk_trace_free(out->trace);
+	out->trace = NULL;
 	chk_vlx_free(&out->vlx);
 	free(out->slots);
 	out->slots = NULL;
@@ -606,14 +608,20 @@ enum { VF_ZONES_SOFT = 1, VF_RAILS_SOFT = 2 };
  * the rail rules (as with rail isolation off).  What they let through
  * is counted in @out.
  */
-static int verify(const struct topo *t, const struct cls *c, unsigned threads,
-		  struct route_out *out, unsigned soft)
+static int verify_since(const struct topo *t, const struct cls *c, unsigned threads,
+			struct route_out *out, unsigned soft, const struct chk_trace *since,
+			const uint8_t *only)
 {
 	struct chk_opts co;
 	struct chk_report rep;
 	int rc;
 
 	chk_opts_init(&co);
+	chk_trace_free(out->trace);	/* the routing's own, if it is clean */
+	out->trace = NULL;
+	co.trace = &out->trace;
+	co.since = since;
+	co.since_only = only;
 	co.threads = threads;
 	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
 	co.rates_if_mixed = true;
@@ -627,7 +635,10 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	rc = chk_report_init(&rep, t->nports);
 	if (!rc)
 		rc = chk_findings(t, out->lft, c, &co, &rep);
-	for (uint32_t p = 0; !rc && p < t->nports; p++) {
+	out->judged_lids = 0;
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
+		out->judged_lids += t->lid_port[lid] != TOPO_NONE && (!rep.partial || only[lid]);
+	for (uint32_t p = 0; !rc && !rep.partial && p < t->nports; p++) {
 		if (topo_is_sw_link(t, p) && rep.ch_routes[p] > out->max_link_routes)
 			out->max_link_routes = rep.ch_routes[p];
 	}
@@ -663,6 +674,12 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	return rc;
 }
 
+static int verify(const struct topo *t, const struct cls *c, unsigned threads,
+		  struct route_out *out, unsigned soft)
+{
+	return verify_since(t, c, threads, out, soft, NULL, NULL);
+}
+
 /*
  * The base's routes where this fabric left them intact (route_incr.c),
  * verified like any tables: first merged leniently (a switch may follow
@@ -679,15 +696,18 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	bool strict = false;
 	int rc;
 
+	const struct chk_trace *since = only && o->base->out && rt_base_same_vls(t, o->base, out) ?
+					o->base->out->trace : NULL;
+
 	out->max_link_routes = 0;
 	rc = rt_base_merge(t, c, o->base, out, false, only, &keep, &n);
-	if (!rc && verify(t, c, o->threads, out, soft)) {
+	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s); merging strictly", out->err);
 		strict = true;
 		out->max_link_routes = 0;
 		rc = rt_base_merge(t, c, o->base, out, true, only, &keep, &n);
-		if (!rc && verify(t, c, o->threads, out, soft)) {
+		if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
 				 "where intact fail the verification (%.160s)", out->err);
 			rc = -EAGAIN;
@@ -887,6 +907,8 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 	free(need);
 	if (!rc)	/* the pass alone was not verified: what the merge's verification let through */
 		out->rails_given_up = (soft & VF_RAILS_SOFT) && out->rail_findings;
+	if (!rc && out->judged_lids < out->kept_lids + out->patched_lids + out->rerouted_lids)
+		out->max_link_routes = o->base->out->max_link_routes;	/* judged: the changed LIDs */
 	if (rc == -ENOMEM) {	/* no half-merged tables */
 		route_out_free(out);
 		snprintf(out->err, sizeof(out->err), "out of memory");

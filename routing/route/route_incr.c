@@ -105,6 +105,33 @@ uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uin
 	return n;
 }
 
+/*
+ * Whether every cabled port of @t maps each SL to the VL its port in the
+ * base does (@out: this pass's tables), as the judgement of the changed LIDs
+ * alone requires (chk_trace.c: the kept routes' VLs are the traced ones').
+ */
+bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
+		      const struct route_out *out)
+{
+	const struct route_out *bo = base->out;
+
+	if (!bo->sl2vl || !out->sl2vl)
+		return !bo->sl2vl && !out->sl2vl;
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t b = topo_find_guid(base->t, t->node_guid[n]);
+
+		if (b == TOPO_NONE || base->t->node_nports[b] < t->node_nports[n])
+			return false;
+		for (uint32_t p = t->port_off[n]; p < t->port_off[n + 1]; p++)
+			if (t->port_remote[p] != TOPO_NONE &&	/* an uncabled port carries nothing */
+			    memcmp(out->sl2vl + (size_t)p * 16,
+				   bo->sl2vl + (size_t)(base->t->port_off[b] + p - t->port_off[n]) * 16,
+				   16))
+				return false;
+	}
+	return true;
+}
+
 /* One merge: both fabrics, both tables, scratch. */
 struct mg {
 	const struct topo *t;
@@ -141,10 +168,15 @@ static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
 	return r != TOPO_NONE && (topo_is_switch(t, t->port_node[r]) || r == dp);
 }
 
-/* The switch ordinal entry @e of switch @s leads to, or TOPO_NONE (port 0, a CA). */
+/*
+ * The switch ordinal entry @e of switch @s leads to, or TOPO_NONE (port 0,
+ * a CA, no entry: a LID this pass could not route, its CA cut off).
+ */
 static uint32_t next_sw(const struct topo *t, uint32_t s, uint8_t e)
 {
-	uint32_t r = e ? t->port_remote[t->port_off[t->sw_node[s]] + e] : TOPO_NONE;
+	uint32_t node = t->sw_node[s];
+	uint32_t r = e && e <= t->node_nports[node] ? t->port_remote[t->port_off[node] + e] :
+		     TOPO_NONE;
 
 	return r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) ?
 	       t->node_sw[t->port_node[r]] : TOPO_NONE;
@@ -380,6 +412,17 @@ static unsigned lid_class(const struct topo *t, const struct cls *c, uint32_t li
 	       (unsigned)cls_tclass_of((enum cls_role)c->role[node]);
 }
 
+/* Whether node @n is a CA with no port cabled (its switch gone). */
+static bool cut_off(const struct topo *t, uint32_t n)
+{
+	if (topo_is_switch(t, n))
+		return false;
+	for (uint32_t p = t->port_off[n]; p < t->port_off[n + 1]; p++)
+		if (t->port_remote[p] != TOPO_NONE)
+			return false;
+	return true;
+}
+
 /*
  * The base's SL group of each of this pass's groups, through the nodes
  * in them, and this pass's number of each base zone (an SL into or out
@@ -405,8 +448,8 @@ static bool base_groups(struct mg *m, int *rc)
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		uint32_t bn = topo_find_guid(m->base->t, t->node_guid[n]), g = o->sl_group[n];
 
-		if (bn == TOPO_NONE || g >= o->ngroups)
-			continue;
+		if (bn == TOPO_NONE || g >= o->ngroups || cut_off(t, n))
+			continue;	/* a CA cut off sends nothing: its group is no group */
 		if (bo->sl_group[bn] >= bo->ngroups ||
 		    (m->bgroup[g] != UINT32_MAX && m->bgroup[g] != bo->sl_group[bn]))
 			return false;

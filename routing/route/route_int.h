@@ -192,6 +192,9 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len);
 /** rt_base_broken - @need[lid] = 1 where @base's route to it meets a fault on @t; how many */
 uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need);
+/** rt_base_same_vls - whether @out's SL2VL rows are the base's on every port of @t */
+bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
+		      const struct route_out *out);
 /* LIDs by what rt_base_merge did */
 struct rt_merge_count {
 	uint32_t intact;	/* the base's route, whole */
