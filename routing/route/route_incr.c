@@ -143,7 +143,10 @@ struct mg {
 	uint32_t *bsw;			/* [switch]: its ordinal in the base */
 	uint32_t *bgroup;		/* [SL group]: the base's group of its nodes */
 	uint8_t zone_of[RT_SL_ROOTED];	/* [base zone]: this pass's number, 0xff none */
-	uint32_t *use;			/* [switch][port][class]: routes on the port */
+	uint32_t *use;			/* [switch][port][class]: routes on the port
+					 * (use_row()) */
+	uint8_t *used;			/* [switch]: its row counted */
+	uint8_t *tcl;			/* [lid]: its traffic class, 0xff none */
 	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
 						 * the merged column, dead, scratch (2 x) */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
@@ -236,10 +239,9 @@ static unsigned hops(const struct topo *t, const struct cls *c, const uint8_t *c
  * spine carried would otherwise all take the link D-mod-K's digit names.
  */
 static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint8_t *col,
-			   uint32_t s, uint32_t lid, uint8_t e, const uint32_t *use, unsigned tc)
+			   uint32_t s, uint32_t lid, uint8_t e, const uint32_t *u, unsigned tc)
 {
 	uint32_t node = t->sw_node[s], w0 = next_sw(t, s, e), h0, r0;
-	const uint32_t *u = use + ((size_t)s * 256) * CLS_TC_COUNT;
 	uint8_t best = e;
 
 	if (w0 == TOPO_NONE || !(h0 = hops(t, c, col, w0, lid, &r0)))
@@ -339,6 +341,26 @@ static unsigned path_kind(const struct mg *m, uint32_t s, uint32_t lid)
 }
 
 /*
+ * Switch @s's row of m->use (patch_entry()): the base's routes per port and
+ * class, counted on first use (a fault patches few switches; counting
+ * every row would read every entry).
+ */
+static uint32_t *use_row(struct mg *m, uint32_t s)
+{
+	const struct lft *bl = m->base->lft;
+	const uint8_t *row = bl->port + (size_t)m->bsw[s] * bl->nlids;
+	uint32_t *u = m->use + (size_t)s * 256 * CLS_TC_COUNT;
+
+	if (m->used[s])
+		return u;
+	m->used[s] = 1;
+	for (uint32_t lid = 1; lid <= m->t->max_lid && lid < bl->nlids; lid++)
+		if (m->tcl[lid] != 0xff && row[lid] != LFT_NONE)
+			u[(size_t)row[lid] * CLS_TC_COUNT + m->tcl[lid]]++;
+	return u;
+}
+
+/*
  * m->try for @lid from m->dead: the base's entry where 0, this pass's
  * where 2, and where 1 this pass's, balanced (patch_entry()) where it
  * differs from the base's.
@@ -349,7 +371,8 @@ static void build(struct mg *m, uint32_t lid, unsigned tc)
 		m->try[s] = m->dead[s] ? m->own[s] : m->col[s];
 	for (uint32_t s = 0; s < m->ns; s++)
 		if (m->dead[s] == 1 && m->try[s] != m->col[s])
-			m->try[s] = patch_entry(m->t, m->c, m->try, s, lid, m->try[s], m->use, tc);
+			m->try[s] = patch_entry(m->t, m->c, m->try, s, lid, m->try[s],
+						use_row(m, s), tc);
 }
 
 /* Mark 2 on @s and this pass's path from it; true if any mark was new. */
@@ -397,7 +420,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 	}
 	for (uint32_t s = 0; s < m->ns; s++) {
 		if (m->dead[s])
-			m->use[((size_t)s * 256 + m->try[s]) * CLS_TC_COUNT + tc]++;
+			use_row(m, s)[(size_t)m->try[s] * CLS_TC_COUNT + tc]++;
 		lft_set(m->out->lft, s, lid, m->try[s]);
 	}
 	return true;
@@ -622,7 +645,7 @@ static int merged_rows(struct mg *m)
 			    .port = o->sl + (size_t)(nz + 1) * o->nlids };
 	/* a kept LID whose base routes never turn gives no row: walk the others */
 	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
-	uint32_t bn = bt ? m->base->out->nlids : 0;
+	uint32_t bn = bt ? m->base->out->nlids : 0, lids[LFT_COLS];
 	uint8_t *bits, *blk;
 
 	for (uint32_t s = 0; s < m->ns; s++)
@@ -635,47 +658,53 @@ static int merged_rows(struct mg *m)
 		free(blk);
 		return -ENOMEM;
 	}
-	/* LFT_COLS LIDs at a time, row by row (the switches' SLs are laid out
-	 * as a table: a row per switch) */
-	for (uint32_t lo = 1; lo <= t->max_lid; lo += LFT_COLS) {
-		uint32_t lids[LFT_COLS], nb = 0;
+	/* the LIDs to walk, LFT_COLS at a time, row by row (the switches' SLs
+	 * are laid out as a table: a row per switch) */
+	for (uint32_t lid = 1, nb = 0; lid <= t->max_lid + 1; lid++) {
+		bool walk = lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE &&
+			    (!bt || m->only[lid] || (lid < bn && bt[lid]));
 
-		for (uint32_t lid = lo; lid <= t->max_lid && nb < LFT_COLS; lid++)
+		if (walk)
 			lids[nb++] = lid;
+		else if (o->turned && lid <= t->max_lid)
+			o->turned[lid] = 0;
+		if (nb < LFT_COLS && lid <= t->max_lid)
+			continue;
 		lft_cols_get(o->lft, lids, nb, blk);
 		lft_cols_get(&swsl, lids, nb, blk + (size_t)m->ns * LFT_COLS);
 		for (uint32_t k = 0; k < nb; k++) {
 			const uint8_t *sl = blk + (size_t)m->ns * LFT_COLS + k;
-			uint32_t lid = lids[k];
 			bool turned = false;
 
-			if (t->lid_port[lid] != TOPO_NONE && (!bt || m->only[lid] ||
-							      (lid < bn && bt[lid]))) {
-				m->bc = blk + k;
-				memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
-				for (uint32_t s = 0; s < m->ns; s++)
-					if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN ||
-					    turns_after(m, s)) {
-						walk_turns(m, s, bits, stride);
-						turned = true;
-					}
-			}
+			m->bc = blk + k;
+			memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
+			for (uint32_t s = 0; s < m->ns; s++)
+				if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
+					walk_turns(m, s, bits, stride);
+					turned = true;
+				}
 			if (o->turned)
-				o->turned[lid] = turned;
+				o->turned[lids[k]] = turned;
 		}
+		nb = 0;
 	}
 	free(blk);
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t s = 0; s < m->ns; s++) {
+		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked (rows sorted after) */
 			uint32_t node = t->sw_node[s];
 
-			for (unsigned e = 1; e <= t->node_nports[node]; e++) {
-				uint32_t p = t->port_off[node] + e;
+			for (uint32_t in = t->port_off[node] + 1; in < t->port_off[node + 1]; in++) {
+				const uint8_t *b = bits + (size_t)in * stride;
 
-				for (uint32_t in = t->port_off[node] + 1; in < t->port_off[node + 1]; in++) {
+				for (unsigned e = 1; e <= t->node_nports[node]; e++) {
+					uint32_t p = t->port_off[node] + e;
 					uint8_t row[16];
 
-					if (!(bits[(size_t)in * stride + e / 8] >> (e % 8) & 1))
+					if (!b[e / 8]) {	/* none of these 8 */
+						e |= 7;
+						continue;
+					}
+					if (!(b[e / 8] >> (e % 8) & 1))
 						continue;
 					if (!pass) {
 						n++;
@@ -802,9 +831,11 @@ static int copy_base(struct mg *m)
 	struct lft *l = m->out->lft;
 	const struct route_out *bo = m->bo;
 	struct route_out *o = m->out;
-	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids;
-	uint8_t xl[256];
-	int rc = 0;
+	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
+	uint8_t xl[256], *kept = calloc(l->nlids + 1, 1);	/* [lid]: kept from the base */
+	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
+	bool same = true;	/* the base's SLs name the zones as this pass */
+	int rc = kept && gone ? 0 : -ENOMEM;
 
 	for (uint32_t lid = 1; lid <= m->t->max_lid && !rc; lid++) {
 		if (!m->only[lid])
@@ -813,19 +844,26 @@ static int copy_base(struct mg *m)
 			m->own[s] = lft_get(l, s, lid);
 		rc = keep_lid(m, lid);
 	}
+	for (uint32_t lid = 1; !rc && lid < l->nlids && lid <= m->t->max_lid; lid++) {
+		kept[lid] = m->t->lid_port[lid] != TOPO_NONE && !m->only[lid];
+		if (m->t->lid_port[lid] == TOPO_NONE)
+			gone[ngone++] = lid;
+	}
 	for (uint32_t s = 0; !rc && s < m->ns; s++) {
 		uint8_t *row = l->port + (size_t)s * l->nlids;
+		uint32_t n = 0;
 
 		memcpy(row, bl->port + (size_t)m->bsw[s] * bl->nlids, nl);
-		for (uint32_t lid = 1; lid < nl; lid++) {
-			if (m->t->lid_port[lid] == TOPO_NONE)
-				row[lid] = LFT_NONE;	/* a LID gone: no entry, as routed */
-			else if (!m->only[lid] && row[lid] != LFT_NONE)
-				o->routes++;	/* this pass counted the LIDs it routed */
-		}
+		for (uint32_t i = 0; i < ngone; i++)
+			row[gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
+		for (uint32_t lid = 1; lid < nl; lid++)	/* this pass counted those it routed */
+			n += kept[lid] & (row[lid] != LFT_NONE);
+		o->routes += n;
 	}
-	for (unsigned v = 0; bo && v < 256; v++)
+	for (unsigned v = 0; bo && v < 256; v++) {
 		xl[v] = sl_xlate(m, (uint8_t)v);
+		same &= xl[v] == v;
+	}
 	nl = bo && o->nlids < bo->nlids ? o->nlids : bo ? bo->nlids : 0;
 	for (uint32_t g = 0; !rc && bo && g < m->ngroups; g++) {
 		const uint8_t *from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
@@ -833,37 +871,20 @@ static int copy_base(struct mg *m)
 
 		if (m->bgroup[g] == UINT32_MAX)
 			continue;	/* no node of the base's: this pass's SLs */
-		for (uint32_t lid = 1; lid < nl; lid++)
-			if (m->t->lid_port[lid] != TOPO_NONE)
-				to[lid] = xl[from[lid]];
+		if (same)
+			memcpy(to + 1, from + 1, nl - 1);
+		for (uint32_t lid = 1; !same && lid < nl; lid++)
+			to[lid] = xl[from[lid]];
+		for (uint32_t i = 0; i < ngone; i++)
+			to[gone[i]] = 0;	/* as this pass has them */
 	}
+	free(kept);
+	free(gone);
 	if (!rc)
 		restore(m);
 	return rc;
 }
 
-/* The base's routes per switch, port and class (patch_entry()): row by row. */
-static int base_use(struct mg *m)
-{
-	const struct topo *t = m->t;
-	const struct lft *bl = m->base->lft;
-	uint8_t *tc = malloc((size_t)t->max_lid + 1);
-
-	if (!tc)
-		return -ENOMEM;
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
-		tc[lid] = t->lid_port[lid] != TOPO_NONE ? (uint8_t)lid_class(t, m->c, lid) : 0xff;
-	for (uint32_t s = 0; s < m->ns; s++) {
-		const uint8_t *row = bl->port + (size_t)m->bsw[s] * bl->nlids;
-		uint32_t *u = m->use + (size_t)s * 256 * CLS_TC_COUNT;
-
-		for (uint32_t lid = 1; lid <= t->max_lid && lid < bl->nlids; lid++)
-			if (tc[lid] != 0xff && row[lid] != LFT_NONE)
-				u[(size_t)row[lid] * CLS_TC_COUNT + tc[lid]]++;
-	}
-	free(tc);
-	return 0;
-}
 
 /*
  * For every LID, the least of this pass's entries that delivers it from
@@ -892,9 +913,11 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 
 	m.bsw = malloc((ns + 1) * sizeof(*m.bsw));
 	m.use = calloc(ns * 256 * CLS_TC_COUNT + 1, sizeof(*m.use));
+	m.used = calloc(ns + 1, 1);
+	m.tcl = malloc((size_t)t->max_lid + 1);
 	m.col = malloc(4 * ns + 1);
 	m.st = calloc(2 * ns + 1, 1);
-	rc = m.bsw && m.use && m.col && m.st ? 0 : -ENOMEM;
+	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st ? 0 : -ENOMEM;
 	memset(n, 0, sizeof(*n));
 	if (!rc) {
 		m.own = m.col + ns;
@@ -909,8 +932,8 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	}
 	for (uint32_t s = 0; !rc && s < ns; s++)
 		m.bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
-	if (!rc)
-		rc = base_use(&m);
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
+		m.tcl[lid] = t->lid_port[lid] != TOPO_NONE ? (uint8_t)lid_class(t, c, lid) : 0xff;
 	if (!rc && only && !strict)
 		rc = copy_base(&m);
 	else if (!rc && strict)
@@ -936,6 +959,8 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	free(m.bsw);
 	free(m.bgroup);
 	free(m.use);
+	free(m.used);
+	free(m.tcl);
 	free(m.col);
 	free(m.st);
 	return rc;
