@@ -393,7 +393,7 @@ static int ffr_build_fwd_tables(void *context)
 	struct timespec t0, t1;
 	struct ffr_state *st;
 	unsigned entries, changed, nlids = 0;
-	char mode[80];
+	char mode[96];
 
 	c->passes++;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -413,8 +413,9 @@ static int ffr_build_fwd_tables(void *context)
 	for (uint32_t lid = 1; lid <= st->t->max_lid; lid++)
 		nlids += st->t->lid_port[lid] != TOPO_NONE;
 	if (st->out.incremental)
-		snprintf(mode, sizeof(mode), "incremental (LIDs kept %u, patched %u, re-routed %u)",
-			 st->out.kept_lids, st->out.patched_lids, st->out.rerouted_lids);
+		snprintf(mode, sizeof(mode), "incremental (LIDs kept %u, patched %u, re-routed %u, "
+			 "verified %u)", st->out.kept_lids, st->out.patched_lids,
+			 st->out.rerouted_lids, st->out.judged_lids);
 	else
 		snprintf(mode, sizeof(mode), "from scratch");
 	/* one line, short enough for OpenSM's log line limit */

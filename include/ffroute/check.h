@@ -416,10 +416,13 @@ struct chk_trace {
 void chk_trace_free(struct chk_trace *tr);
 /**
  * chk_trace_fits - whether @t with @c can be judged against @tr: every node
- * of @t traced with the same zone, rail, role and level, one rate.  Returns
- * the map from @t's ports to @tr->t's (TOPO_NONE: none), to free, or NULL.
+ * of @t traced with the same zone, rail, role and level, its ports with the
+ * same LIDs and cabled as there or not at all, one rate (@o_ok: the rest of
+ * the options allow it).  Returns the map from @t's ports to @tr->t's, to
+ * free, or NULL.
  */
-uint32_t *chk_trace_fits(const struct chk_trace *tr, const struct topo *t, const struct cls *c);
+uint32_t *chk_trace_fits(const struct chk_trace *tr, const struct topo *t, const struct cls *c,
+			 bool o_ok);
 /**
  * chk_cdg_since - whether every CA-injected CDG edge of the valid routes
  * (@ok) toward @lids[0..n) follows @tr's order (@pmap: chk_trace_fits()):

@@ -987,7 +987,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (o && o->trace)
 		*o->trace = NULL;
 	if (o && o->since && o->since_only)	/* the changed LIDs alone, if it may */
-		pmap = chk_trace_fits(o->since, t, c);
+		pmap = chk_trace_fits(o->since, t, c, o->no_switch_cdg);
 	if (o && o->trace && !(tr = chk_trace_new(t, c))) {
 		free(pmap);
 		return -ENOMEM;

@@ -29,9 +29,15 @@
  *     graph is built and searched whole, as without a trace;
  *   - rail_mix.  A channel's traced rail stands for its kept routes' (all
  *     of them lead to it, or none): a judged route to another rail is
- *     reported, even where the kept routes to the traced rail are gone, and
- *     the caller judges in full then.
- * Links of several rates are judged in full (rate findings are of every
+ *     reported, even where the kept routes to the traced rail are gone.
+ *     A partial judgement may thus refuse what a full one accepts (that
+ *     too, and a cycle among routes the fallback takes as valid): a caller
+ *     judges in full before refusing (route.c verify_since()).
+ * The turn rows (chk_opts.vlx) are the caller's: the kept routes must
+ * meet the rows they met (route_incr.c: every route that turns comes from
+ * a turn mode, whose LID the base marks; those LIDs are walked again).
+ * Links of several rates, and a switch-injected graph (chk_opts.no_switch_cdg
+ * false), are judged in full (rate findings are of every
  * route).  The trace of such a run is the old one moved onto this fabric:
  * its order still sorts every edge.
  *
@@ -86,11 +92,13 @@ struct chk_trace *chk_trace_new(const struct topo *t, const struct cls *c)
 	return tr;
 }
 
-uint32_t *chk_trace_fits(const struct chk_trace *tr, const struct topo *t, const struct cls *c)
+uint32_t *chk_trace_fits(const struct chk_trace *tr, const struct topo *t, const struct cls *c,
+			 bool o_ok)
 {
 	uint32_t *pmap;
 
-	if (!tr || !tr->ord || c->rates_mixed || tr->nzones != c->nzones || tr->nrails != c->nrails ||
+	if (!tr || !tr->ord || !o_ok || c->rates_mixed || tr->nzones != c->nzones ||
+	    tr->nrails != c->nrails ||
 	    (c->nrails >= 2) != (tr->rail != NULL))
 		return NULL;
 	pmap = malloc(((size_t)t->nports + 1) * sizeof(*pmap));
@@ -109,6 +117,13 @@ uint32_t *chk_trace_fits(const struct chk_trace *tr, const struct topo *t, const
 		for (uint32_t p = t->port_off[n]; p < t->port_off[n + 1]; p++)
 			pmap[p] = tr->t->port_off[b] + (p - t->port_off[n]);
 	}
+	for (uint32_t p = 0; p < t->nports; p++)	/* the same LIDs, links a subset */
+		if (t->port_lid[p] != tr->t->port_lid[pmap[p]] ||
+		    (t->port_remote[p] != TOPO_NONE &&
+		     tr->t->port_remote[pmap[p]] != pmap[t->port_remote[p]])) {
+			free(pmap);
+			return NULL;
+		}
 	return pmap;
 }
 

@@ -635,6 +635,15 @@ static int verify_since(const struct topo *t, const struct cls *c, unsigned thre
 	rc = chk_report_init(&rep, t->nports);
 	if (!rc)
 		rc = chk_findings(t, out->lft, c, &co, &rep);
+	if (!rc && rep.partial && chk_hard_findings(&rep)) {
+		/* judged on the changed LIDs, a finding may be one the whole
+		 * routing has not (a kept route's rail gone, chk_trace.c): in full */
+		chk_report_free(&rep);
+		co.since = NULL;
+		rc = chk_report_init(&rep, t->nports);
+		if (!rc)
+			rc = chk_findings(t, out->lft, c, &co, &rep);
+	}
 	out->judged_lids = 0;
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
 		out->judged_lids += t->lid_port[lid] != TOPO_NONE && (!rep.partial || only[lid]);
