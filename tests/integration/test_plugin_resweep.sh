@@ -8,7 +8,8 @@
 # from the switches (ffroute check --live) must have no hard finding.
 # A host that goes away moves no other destination's entry; when it is
 # back, the tables are the healthy ones.  A link or a spine that fails
-# is routed incrementally (the healthy routes it left intact are kept);
+# is routed incrementally (the healthy routes it left intact are kept),
+# its verification judging the changed LIDs alone (fewer than all);
 # when it is back, the tables are the healthy ones too.
 # Without the spine, its routes move to the other one; with it back, the
 # routing is the original one again (identical tables).  Then ffroute.conf
@@ -97,6 +98,15 @@ live_ok spine-up
 cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up.lfts" || fail "tables after the spine came back differ"
 grep -q "ffroute: pass 6: .* incremental (LIDs kept" "$log" ||
 	fail "pass 6 (a spine down) was not incremental: $(grep 'ffroute: pass 6' "$log")"
+# the link and the spine down: the verification judged the changed LIDs
+# alone (chk_trace.c), the spine against the trace the healed pass 5 kept
+for n in 4 6; do
+	line=$(grep "ffroute: pass $n: " "$log" | tail -1)
+	lids=$(echo "$line" | sed -E 's/.* ([0-9]+) LIDs, .*/\1/')
+	ver=$(echo "$line" | sed -nE 's/.*, verified ([0-9]+)\).*/\1/p')
+	[ -n "$ver" ] && [ "$ver" -gt 0 ] && [ "$ver" -lt "$lids" ] ||
+		fail "pass $n did not judge the changed LIDs alone: $line"
+done
 echo "incremental off" >"$SIM_DIR/ff.conf"
 sim_cmd 'Unlink "spine02"'
 wait_pass 8
