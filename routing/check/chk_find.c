@@ -970,7 +970,6 @@ static uint32_t only_these(uint32_t *lids, uint32_t nd, const uint8_t *only)
 	return m;
 }
 
-
 int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		 const struct chk_opts *o, struct chk_report *r)
 {

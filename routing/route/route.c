@@ -700,13 +700,13 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		       struct route_out *out, unsigned soft, const uint8_t *only)
 {
+	/* the LIDs routed alone: judged alone against the base's trace, if it may */
+	const struct chk_trace *since = only && o->base->out && rt_base_same_vls(t, o->base, out) ?
+					o->base->out->trace : NULL;
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
 	bool strict = false;
 	int rc;
-
-	const struct chk_trace *since = only && o->base->out && rt_base_same_vls(t, o->base, out) ?
-					o->base->out->trace : NULL;
 
 	out->max_link_routes = 0;
 	rc = rt_base_merge(t, c, o->base, out, false, only, &keep, &n);

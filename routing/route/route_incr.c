@@ -89,8 +89,13 @@ uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uin
 		need[lid] = 1;	/* past the base's tables */
 	for (uint32_t s = 0; s < t->nswitches; s++) {
 		uint32_t node = t->sw_node[s], bn = topo_find_guid(base->t, t->node_guid[node]);
-		const uint8_t *row = bl->port + (size_t)base->t->node_sw[bn] * bl->nlids;
+		const uint8_t *row;
 
+		if (bn == TOPO_NONE) {	/* not the base's: every LID (rt_base_subset() says) */
+			memset(need, 1, (size_t)t->max_lid + 1);
+			break;
+		}
+		row = bl->port + (size_t)base->t->node_sw[bn] * bl->nlids;
 		memset(ok, 0, sizeof(ok));	/* LFT_NONE and ports past the switch's: dead */
 		ok[0] = 1;
 		for (unsigned e = 1; e <= t->node_nports[node]; e++)
