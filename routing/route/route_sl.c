@@ -236,43 +236,46 @@ int rt_sl_tables(struct rt *r)
 {
 	const struct topo *t = r->t;
 	struct route_out *out = r->out;
-	uint32_t nlids = t->max_lid + 1;
+	uint32_t nlids = t->max_lid + 1, nz = r->c->nzones;
 	const uint8_t *only = r->o->only_lids;	/* a pass of the broken LIDs alone */
-	uint8_t *seen;
-	bool layered = false;
+	uint32_t *zi = malloc(((size_t)nlids + 1) * sizeof(*zi));
+	uint8_t *tbl = malloc((size_t)nz + 2);	/* [2 + zone]: a group's SL into it */
+	bool layered = false, two = rt_layer_limit(r->o) >= 2;
 
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
-	seen = calloc((size_t)r->c->nzones + 2, 1);	/* [zone + 2] of a LID left out */
-	if (!out->sl_group || !out->sl2vl || !seen) {
-		free(seen);
+	if (!out->sl_group || !out->sl2vl || !zi || !tbl) {
+		free(zi);
+		free(tbl);
 		return -ENOMEM;
 	}
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
-	for (uint32_t lid = 1; lid < nlids; lid++) {
-		int16_t dz = lid_zone(r, lid);
+	for (uint32_t lid = 1; lid < nlids; lid++)	/* 2 + the zone of its switch */
+		zi[lid] = (uint32_t)(lid_zone(r, lid) + 2);
+	/* row by row (a column per LID would touch a row per group); a group's
+	 * SL to a LID depends on the LID's zone alone, or is a turn's */
+	for (uint32_t g = 0; g < out->ngroups; g++) {
+		uint8_t *row = out->sl + (size_t)g * nlids;
 
-		uint32_t ng = out->ngroups;
-
-		if (only && !only[lid]) {	/* not routed here: the switches' SLs the base's */
-			seen[dz + 2] = 1;
-			ng = r->c->nzones + 1;
-		}
-		for (uint32_t g = 0; g < ng; g++) {
-			uint8_t *sl = &out->sl[(size_t)g * nlids + lid];
-
-			if (rt_layer_limit(r->o) < 2)
-				*sl = 0;
-			else if (*sl != ROUTE_SL_TURN && *sl != RT_SL_ROOTED)
-				*sl = sl_of(r, g, dz);
-			layered |= *sl != 0;
+		for (uint32_t z = 0; z < nz + 2; z++)
+			tbl[z] = two ? sl_of(r, g, (int16_t)((int)z - 2)) : 0;
+		for (uint32_t lid = 1; lid < nlids; lid++) {
+			/* not routed here: a switch's SLs are the base's, but
+			 * count as routed for the layers */
+			if (g > nz && only && !only[lid]) {
+				layered |= tbl[zi[lid]] != 0;
+				continue;
+			}
+			if (!two)
+				row[lid] = 0;
+			else if (row[lid] != ROUTE_SL_TURN && row[lid] != RT_SL_ROOTED)
+				row[lid] = tbl[zi[lid]];
+			layered |= row[lid] != 0;
 		}
 	}
-	for (int32_t z = -2; only && rt_layer_limit(r->o) >= 2 && z < (int32_t)r->c->nzones; z++)
-		for (uint32_t g = r->c->nzones + 1; seen[z + 2] && g < out->ngroups; g++)
-			layered |= sl_of(r, g, (int16_t)z) != 0;	/* as if routed */
-	free(seen);
+	free(zi);
+	free(tbl);
 	for (uint32_t p = 0; p < t->nports; p++)
 		for (unsigned sl = 0; sl < 16; sl++)
 			out->sl2vl[(size_t)p * 16 + sl] = layered ? vl_of(r, p, sl) : 0;
