@@ -156,6 +156,9 @@ struct mg {
 						 * the merged column, dead, scratch (2 x) */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
+	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
+					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
+	uint32_t bk;			/* ... the current LID's */
 	const uint8_t *bc;		/* merged_rows(): the LID's column in a block
 					 * (lft_cols_get(), stride LFT_COLS) */
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
@@ -426,7 +429,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 	for (uint32_t s = 0; s < m->ns; s++) {
 		if (m->dead[s])
 			use_row(m, s)[(size_t)m->try[s] * CLS_TC_COUNT + tc]++;
-		lft_set(m->out->lft, s, lid, m->try[s]);
+		m->oblk[(size_t)s * LFT_COLS + m->bk] = m->try[s];
 	}
 	return true;
 }
@@ -795,15 +798,15 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	uint32_t nd = 0;
 
 	for (uint32_t s = 0; s < m->ns; s++) {
-		m->col[s] = lft_get(m->base->lft, m->bsw[s], lid);
-		m->own[s] = lft_get(m->out->lft, s, lid);
+		m->col[s] = m->bblk[(size_t)s * LFT_COLS + m->bk];
+		m->own[s] = m->oblk[(size_t)s * LFT_COLS + m->bk];
 		m->dead[s] = !hop_ok(t, s, lid, m->col[s]);
 		nd += m->dead[s];
 	}
 	if (!nd) {
 		n->intact++;
 		for (uint32_t s = 0; s < m->ns; s++)
-			lft_set(m->out->lft, s, lid, m->col[s]);
+			m->oblk[(size_t)s * LFT_COLS + m->bk] = m->col[s];
 		set_sls(m, lid, true);
 		return 0;
 	}
@@ -842,12 +845,18 @@ static int copy_base(struct mg *m)
 	bool same = true;	/* the base's SLs name the zones as this pass */
 	int rc = kept && gone ? 0 : -ENOMEM;
 
-	for (uint32_t lid = 1; lid <= m->t->max_lid && !rc; lid++) {
-		if (!m->only[lid])
+	for (uint32_t lid = 1, nb = 0, lids[LFT_COLS]; lid <= m->t->max_lid + 1 && !rc; lid++) {
+		if (lid <= m->t->max_lid && m->only[lid])
+			lids[nb++] = lid;
+		if (nb < LFT_COLS && lid <= m->t->max_lid)
 			continue;
-		for (uint32_t s = 0; s < m->ns; s++)
-			m->own[s] = lft_get(l, s, lid);
-		rc = keep_lid(m, lid);
+		lft_cols_get(l, lids, nb, m->oblk);	/* row by row, as rt_base_merge() */
+		for (uint32_t k = 0; k < nb && !rc; k++) {
+			for (uint32_t s = 0; s < m->ns; s++)
+				m->own[s] = m->oblk[(size_t)s * LFT_COLS + k];
+			rc = keep_lid(m, lids[k]);
+		}
+		nb = 0;
 	}
 	for (uint32_t lid = 1; !rc && lid < l->nlids && lid <= m->t->max_lid; lid++) {
 		kept[lid] = m->t->lid_port[lid] != TOPO_NONE && !m->only[lid];
@@ -891,6 +900,20 @@ static int copy_base(struct mg *m)
 }
 
 
+/* The base's columns of @lids[0..n) into m->bblk, row by row (lft_cols_get() by base ordinal). */
+static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
+{
+	const struct lft *bl = m->base->lft;
+
+	for (uint32_t s = 0; s < m->ns; s++) {
+		const uint8_t *row = bl->port + (size_t)m->bsw[s] * bl->nlids;
+		uint8_t *col = m->bblk + (size_t)s * LFT_COLS;
+
+		for (uint32_t k = 0; k < n; k++)
+			col[k] = lids[k] < bl->nlids ? row[lids[k]] : LFT_NONE;
+	}
+}
+
 /*
  * For every LID, the least of this pass's entries that delivers it from
  * every switch: none when the base's route is intact; else this pass's
@@ -922,7 +945,9 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	m.tcl = malloc((size_t)t->max_lid + 1);
 	m.col = malloc(4 * ns + 1);
 	m.st = calloc(2 * ns + 1, 1);
-	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st ? 0 : -ENOMEM;
+	m.bblk = malloc(2 * ns * LFT_COLS + 1);
+	m.oblk = m.bblk ? m.bblk + ns * LFT_COLS : NULL;
+	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st && m.bblk ? 0 : -ENOMEM;
 	memset(n, 0, sizeof(*n));
 	if (!rc) {
 		m.own = m.col + ns;
@@ -943,13 +968,23 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		rc = copy_base(&m);
 	else if (!rc && strict)
 		restore(&m);	/* this pass's tables, as before the lenient merge */
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
-		if (t->lid_port[lid] == TOPO_NONE)
+	for (uint32_t lid = 1, nb = 0, lids[LFT_COLS]; !rc && lid <= t->max_lid + 1; lid++) {
+		if (lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE) {
+			if (only && !only[lid])
+				n->intact++;
+			else
+				lids[nb++] = lid;
+		}
+		if (nb < LFT_COLS && lid <= t->max_lid)
 			continue;
-		if (!only || only[lid])
-			rc = merge_lid(&m, lid, n);
-		else
-			n->intact++;
+		/* LFT_COLS LIDs at a time: their columns row by row (one LID's
+		 * column touches a row per switch, far apart) */
+		base_cols(&m, lids, nb);
+		lft_cols_get(out->lft, lids, nb, m.oblk);
+		for (m.bk = 0; m.bk < nb && !rc; m.bk++)
+			rc = merge_lid(&m, lids[m.bk], n);
+		lft_cols_put(out->lft, lids, nb, m.oblk);
+		nb = 0;
 	}
 	if (!rc && !(m.ngroups && out->nvls >= 2 && !out->tcs.n)) {
 		free(out->turned);	/* this pass's marks, not the merged tables' */
@@ -964,6 +999,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	free(m.bsw);
 	free(m.bgroup);
 	free(m.use);
+	free(m.bblk);
 	free(m.used);
 	free(m.tcl);
 	free(m.col);

@@ -238,8 +238,10 @@ int rt_sl_tables(struct rt *r)
 	struct route_out *out = r->out;
 	uint32_t nlids = t->max_lid + 1, nz = r->c->nzones;
 	const uint8_t *only = r->o->only_lids;	/* a pass of the broken LIDs alone */
-	uint32_t *zi = malloc(((size_t)nlids + 1) * sizeof(*zi));
-	uint8_t *tbl = malloc((size_t)nz + 2);	/* [2 + zone]: a group's SL into it */
+	uint32_t *zi = malloc(((size_t)nlids + 1) * 2 * sizeof(*zi)), *list = zi + nlids, nlist = 0;
+	uint8_t *tbl = calloc(2 * ((size_t)nz + 2), 1), *zout = tbl + nz + 2;	/* [2 + zone]: a
+								 * group's SL into it;
+								 * a LID not routed */
 	bool layered = false, two = rt_layer_limit(r->o) >= 2;
 
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
@@ -251,22 +253,26 @@ int rt_sl_tables(struct rt *r)
 	}
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
-	for (uint32_t lid = 1; lid < nlids; lid++)	/* 2 + the zone of its switch */
+	for (uint32_t lid = 1; lid < nlids; lid++) {	/* 2 + the zone of its switch */
 		zi[lid] = (uint32_t)(lid_zone(r, lid) + 2);
+		if (only && !only[lid])
+			zout[zi[lid]] = 1;
+		else if (only)
+			list[nlist++] = lid;
+	}
 	/* row by row (a column per LID would touch a row per group); a group's
 	 * SL to a LID depends on the LID's zone alone, or is a turn's */
 	for (uint32_t g = 0; g < out->ngroups; g++) {
 		uint8_t *row = out->sl + (size_t)g * nlids;
+		bool all = g <= nz || !only;	/* else a switch's row: the LIDs routed here,
+						 * the others' SLs are the base's */
 
-		for (uint32_t z = 0; z < nz + 2; z++)
+		for (uint32_t z = 0; z < nz + 2; z++) {
 			tbl[z] = two ? sl_of(r, g, (int16_t)((int)z - 2)) : 0;
-		for (uint32_t lid = 1; lid < nlids; lid++) {
-			/* not routed here: a switch's SLs are the base's, but
-			 * count as routed for the layers */
-			if (g > nz && only && !only[lid]) {
-				layered |= tbl[zi[lid]] != 0;
-				continue;
-			}
+			layered |= !all && zout[z] && tbl[z];	/* as if routed */
+		}
+		for (uint32_t i = 0, lid; i < (all ? nlids - 1 : nlist); i++) {
+			lid = all ? i + 1 : list[i];
 			if (!two)
 				row[lid] = 0;
 			else if (row[lid] != ROUTE_SL_TURN && row[lid] != RT_SL_ROOTED)
