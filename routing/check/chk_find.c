@@ -10,8 +10,10 @@
  * their port is cabled to (the "attach" switch; a switch LID's attach
  * switch is the switch itself).  One BFS over switch-switch links from the
  * attach switch gives every switch's shortest distance in switch hops and
- * whether a physical path exists.  Then each switch's outcome toward the
- * LID is resolved with memoisation: a switch's outcome is its own LFT
+ * whether a physical path exists (judged against a trace, chk_trace.c:
+ * only for a LID with a route that fails; non_minimal is not counted).
+ * Then each switch's outcome toward the LID is resolved with
+ * memoisation: a switch's outcome is its own LFT
  * entry's outcome, or, when the entry leads to another switch with a
  * table, that switch's outcome one hop longer.  Walking from an unresolved
  * switch pushes switches on a chain until a resolved switch, a terminal
@@ -144,6 +146,8 @@ struct find {
 	uint32_t *at, *nxt, *outp, *sub, *chain, *order, *bucket;
 	/* per switch ordinal, for the current attach switch */
 	uint32_t *dist, *queue;
+	bool lazy;		/* judged against a trace: dist[] only when a route fails */
+	bool dist_ok;		/* dist[] is the current attach switch's */
 	/* whole run */
 	uint32_t *pcomp;	/* [nrails x nsw] component in rail r's plane or TOPO_NONE */
 	uint8_t *ok;		/* bit s * nlids + lid: valid route */
@@ -621,7 +625,7 @@ static void check_valid(struct find *f, uint32_t s)
 	int16_t z = c->zone[node];
 
 	f->nvalid++;
-	if (f->hops[s] > f->dist[s]) {
+	if (f->dist_ok && f->hops[s] > f->dist[s]) {
 		double stretch = f->dist[s] ? (double)f->hops[s] / (double)f->dist[s]
 					    : (double)f->hops[s];
 		int16_t dz = c->zone[f->dnode];
@@ -772,6 +776,14 @@ static void one_dest(struct find *f, uint32_t lid)
 	for (uint32_t s = 0; s < f->nsw; s++)
 		if (f->l->have[s] && f->st[s] == FS_NEW)
 			resolve(f, s);
+	/* lazy: the distances tell a failed route's finding (physical path or
+	 * not); with every route delivered only minimality needs them, and
+	 * non_minimal is no hard finding */
+	for (uint32_t s = 0; f->lazy && !f->dist_ok && s < f->nsw; s++)
+		if (f->l->have[s] && f->st[s] != FS_OK) {
+			bfs(f, f->attach);
+			f->dist_ok = true;
+		}
 	for (uint32_t s = 0; s < f->nsw; s++)
 		if (f->l->have[s])
 			tally_switch(f, s);
@@ -929,7 +941,9 @@ static void all_dests(struct find *f, const uint32_t *lids, uint32_t nd)
 		set_dest(f, lids[i]);
 		if (i == 0 || f->attach != cur) {
 			cur = f->attach;
-			bfs(f, cur);
+			f->dist_ok = !f->lazy;
+			if (!f->lazy)
+				bfs(f, cur);
 		}
 		one_dest(f, lids[i]);
 	}
@@ -1012,6 +1026,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	}
 	if (pmap)
 		nd = only_these(lids, nd, o->since_only);
+	f.lazy = pmap != NULL;
 	if (f.rails)
 		rail_planes(&f);
 	for (uint32_t p = 0; f.rails && pmap && p < t->nports; p++)

@@ -17,7 +17,10 @@
  * A later run whose routes are the traced ones except for the LIDs of
  * chk_opts.since_only, on the traced fabric less links or nodes, every node
  * left classified as before and links of one rate, needs only those LIDs:
- *   - their routes' findings.  A kept LID's path from every switch is the
+ *   - their routes' findings (distances searched only for a LID with a
+ *     route that fails, where they tell unreachable from no physical path:
+ *     non_minimal, no hard finding, is not counted).  A kept LID's path
+ *     from every switch is the
  *     traced one and still cabled: it delivers as before, no path got
  *     shorter (links only went away), no zone or rail moved, so each of its
  *     findings is the traced one's (none, the trace being clean) or gone (a
