@@ -625,7 +625,7 @@ static void check_valid(struct find *f, uint32_t s)
 	int16_t z = c->zone[node];
 
 	f->nvalid++;
-	if (f->dist_ok && f->hops[s] > f->dist[s]) {
+	if (!f->lazy && f->hops[s] > f->dist[s]) {	/* lazy: no distances, often */
 		double stretch = f->dist[s] ? (double)f->hops[s] / (double)f->dist[s]
 					    : (double)f->hops[s];
 		int16_t dz = c->zone[f->dnode];

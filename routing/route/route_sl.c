@@ -238,23 +238,28 @@ int rt_sl_tables(struct rt *r)
 	struct route_out *out = r->out;
 	uint32_t nlids = t->max_lid + 1, nz = r->c->nzones;
 	const uint8_t *only = r->o->only_lids;	/* a pass of the broken LIDs alone */
-	uint32_t *zi = malloc(((size_t)nlids + 1) * 2 * sizeof(*zi)), *list = zi + nlids, nlist = 0;
-	uint8_t *tbl = calloc(2 * ((size_t)nz + 2), 1), *zout = tbl + nz + 2;	/* [2 + zone]: a
-								 * group's SL into it;
-								 * a LID not routed */
+	uint32_t *zi = malloc(((size_t)nlids + 1) * 2 * sizeof(*zi)), *list, nlist = 0, nzi = nz + 2;
+	uint8_t *tbl = NULL, *zout;	/* [2 + zone]: a group's SL into it; a LID not routed */
 	bool layered = false, two = rt_layer_limit(r->o) >= 2;
 
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
+	for (uint32_t lid = 1; zi && lid < nlids; lid++) {	/* 2 + the zone of its switch */
+		zi[lid] = (uint32_t)(lid_zone(r, lid) + 2);
+		nzi = zi[lid] >= nzi ? zi[lid] + 1 : nzi;
+	}
+	if (zi)
+		tbl = calloc(2 * (size_t)nzi, 1);
 	if (!out->sl_group || !out->sl2vl || !zi || !tbl) {
 		free(zi);
 		free(tbl);
 		return -ENOMEM;
 	}
+	list = zi + nlids;
+	zout = tbl + nzi;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
-	for (uint32_t lid = 1; lid < nlids; lid++) {	/* 2 + the zone of its switch */
-		zi[lid] = (uint32_t)(lid_zone(r, lid) + 2);
+	for (uint32_t lid = 1; lid < nlids; lid++) {
 		if (only && !only[lid])
 			zout[zi[lid]] = 1;
 		else if (only)
@@ -267,7 +272,7 @@ int rt_sl_tables(struct rt *r)
 		bool all = g <= nz || !only;	/* else a switch's row: the LIDs routed here,
 						 * the others' SLs are the base's */
 
-		for (uint32_t z = 0; z < nz + 2; z++) {
+		for (uint32_t z = 0; z < nzi; z++) {
 			tbl[z] = two ? sl_of(r, g, (int16_t)((int)z - 2)) : 0;
 			layered |= !all && zout[z] && tbl[z];	/* as if routed */
 		}
