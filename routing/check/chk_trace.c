@@ -20,11 +20,11 @@
  *   - their routes' findings (distances searched only for a LID with a
  *     route that fails, where they tell unreachable from no physical path:
  *     non_minimal, no hard finding, is not counted).  A kept LID's path
- *     from every switch is the
- *     traced one and still cabled: it delivers as before, no path got
- *     shorter (links only went away), no zone or rail moved, so each of its
- *     findings is the traced one's (none, the trace being clean) or gone (a
- *     plane that lost links asks less of rail_leave);
+ *     from every switch is the traced one and still cabled: it delivers as
+ *     before, no path got shorter (links only went away), no zone or rail
+ *     moved, so each of its findings is the traced one's (none, the trace
+ *     being clean) or gone (a plane that lost links asks less of
+ *     rail_leave);
  *   - credit loops.  The graph is the kept routes' edges, which the traced
  *     graph holds (same entries, SLs and VLs: the caller vouches), plus the
  *     judged LIDs' edges.  If every one of these goes down the traced order,
