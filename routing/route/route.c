@@ -229,24 +229,16 @@ static struct rt_dest *destinations(const struct topo *t, const struct cls *c,
 	return d;
 }
 
-/* Keep the destinations that are present (in order); their count. */
-static uint32_t drop_ghosts(struct rt_dest *d, uint32_t nd)
+/*
+ * Keep the destinations that are present and, with @only ([lid]), marked
+ * (in order); their count.
+ */
+static uint32_t drop_ghosts(struct rt_dest *d, uint32_t nd, const uint8_t *only)
 {
 	uint32_t m = 0;
 
 	for (uint32_t i = 0; i < nd; i++)
-		if (!d[i].ghost)
-			d[m++] = d[i];
-	return m;
-}
-
-/* Keep the destinations @only marks (in order); their count.  Ghosts go too. */
-static uint32_t only_marked(struct rt_dest *d, uint32_t nd, const uint8_t *only)
-{
-	uint32_t m = 0;
-
-	for (uint32_t i = 0; i < nd; i++)
-		if (!d[i].ghost && only[d[i].lid])
+		if (!d[i].ghost && (!only || only[d[i].lid]))
 			d[m++] = d[i];
 	return m;
 }
@@ -521,7 +513,7 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	if (!rc && (c->nzones > 1 || c->nsubtrees))
 		rc = forced_first(&r, d, nd);
 	if (!rc && o->only_lids)	/* ranks and digits are of them all */
-		nd = only_marked(d, nd, o->only_lids);
+		nd = drop_ghosts(d, nd, o->only_lids);
 	for (uint32_t i = 0; !rc && i < nd; i++)
 		out->pass_lids += !d[i].ghost;
 
@@ -534,7 +526,7 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
 			 "next hop toward LID %u", bad);
 	if (!rc && o->shift_refine)	/* on the LFT entries: ghosts have none */
-		rc = rt_shift_refine(&r, d, drop_ghosts(d, nd));
+		rc = rt_shift_refine(&r, d, drop_ghosts(d, nd, NULL));
 	if (!rc && o->jobs && c->nzones > 1)
 		rc = rt_xjob_refine(&r);
 	if (!rc && c->nsubtrees)

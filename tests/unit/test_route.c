@@ -48,20 +48,29 @@
 #include "route/route_int.h"
 #include "route_util.h"
 
+/* The fabric @go describes, without LIDs. */
+static struct topo *made(const struct gen_opts *go)
+{
+	struct diag_list dl;
+	struct topo *t;
+
+	diag_init(&dl, 0);
+	t = gen_fabric(go, &dl);
+	diag_free(&dl);
+	assert_non_null(t);
+	return t;
+}
+
 static struct topo *gen(enum gen_family f, enum gen_style st, bool sharp, unsigned drop_sw)
 {
 	struct gen_opts go;
-	struct diag_list dl;
 	struct topo *t;
 
 	gen_opts_init(&go, f);
 	go.style = st;
 	go.sharp = sharp;
 	go.drop_switches = drop_sw;
-	diag_init(&dl, 0);
-	t = gen_fabric(&go, &dl);
-	diag_free(&dl);
-	assert_non_null(t);
+	t = made(&go);
 	assert_int_equal(topo_assign_lids(t, 0), 0);
 	return t;
 }
@@ -450,19 +459,13 @@ static void test_rails_why(void **state)
 static struct topo *gen_less(enum gen_family f, double frac, unsigned dsw)
 {
 	struct gen_opts go;
-	struct diag_list dl;
-	struct topo *t;
 
 	gen_opts_init(&go, f);
 	if (f == GEN_FATTREE)
 		go.levels = 3;
 	go.drop_links = frac;
 	go.drop_switches = dsw;
-	diag_init(&dl, 0);
-	t = gen_fabric(&go, &dl);
-	diag_free(&dl);
-	assert_non_null(t);
-	return t;
+	return made(&go);
 }
 
 /* @t's LIDs those of the same ports on @t0, as a subnet manager keeps them. */
