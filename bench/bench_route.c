@@ -18,7 +18,8 @@
  *                    from scratch is the base; the same fabric generated
  *                    with one switch-switch link dropped (seeded) is routed
  *                    N times with that base (route_run + verify); the
- *                    time of that route is reported
+ *                    time of that route is reported, and the peak RSS
+ *                    growth of the first above the base held
  *
  * Generation and LID assignment are not timed (bench_load measures
  * reading).  Peak memory is read from getrusage(RUSAGE_SELF) before and
@@ -129,6 +130,7 @@ static int bench_incr(const char *name, int n, const struct route_opts *o0)
 	struct cls c0, c1;
 	double tr[MAX_RUNS];
 	uint64_t changed = 0;
+	long before, after = 0;
 	int rc = 1;
 
 	diag_init(&dl, 0);
@@ -142,6 +144,7 @@ static int bench_incr(const char *name, int n, const struct route_opts *o0)
 	}
 	rb.t = t0, rb.lft = base.lft, rb.out = &base;
 	o.base = &rb;
+	before = peak_kib();	/* the base and both fabrics held */
 	if (getenv("FFROUTE_BENCH_LOG"))
 		o.log = log_err;
 	for (int i = 0; i < n; i++) {
@@ -156,6 +159,8 @@ static int bench_incr(const char *name, int n, const struct route_opts *o0)
 			goto out;
 		}
 		tr[i] = bench_now() - ta;
+		if (!i)
+			after = peak_kib();
 		if (i + 1 < n) {
 			route_out_free(&out);
 			cls_free(&c1);
@@ -166,13 +171,14 @@ static int bench_incr(const char *name, int n, const struct route_opts *o0)
 	printf("incremental %s (%u switches, %u LIDs, one of %u switch links down, %u threads): "
 	       "route + verify with the base best %.4f s median %.4f s (%d runs); %s: %u LIDs "
 	       "kept, %u patched, %u re-routed, the pass routed %u, the verification judged %u; "
-	       "%llu of %llu entries changed "
+	       "%llu of %llu entries changed; peak RSS +%.1f MiB for a %.1f MiB LFT block "
 	       "[issue 27: <= 0.1 s]\n",
 	       name, t1->nswitches, t1->max_lid, sw_links(t0), ffr_threads(o.threads), tr[0],
 	       tr[n / 2], n, out.incremental ? "incremental" : "from scratch", out.kept_lids,
 	       out.patched_lids, out.rerouted_lids, out.pass_lids, out.judged_lids,
 	       (unsigned long long)changed,
-	       (unsigned long long)t1->nswitches * t1->max_lid);
+	       (unsigned long long)t1->nswitches * t1->max_lid, (after - before) / 1024.0,
+	       (double)t1->nswitches * (t1->max_lid + 1) / (1024.0 * 1024.0));
 	route_out_free(&out);
 	cls_free(&c1);
 	rc = 0;

@@ -57,16 +57,23 @@ struct edge_set {
 	size_t nwords;
 };
 
-/* The SLs the SL table of @ng groups uses, as a mask (SL 0 without a table). */
-static uint16_t used_sls(const struct topo *t, const struct chk_opts *o, uint32_t ng)
+/*
+ * The SLs the SL table of @ng groups uses, as a mask (SL 0 without a
+ * table); toward @lids[0..nl) only, unless @lids is NULL.
+ */
+static uint16_t used_sls(const struct topo *t, const struct chk_opts *o, uint32_t ng,
+			 const uint32_t *lids, uint32_t nl)
 {
 	size_t n = (size_t)ng * (t->max_lid + 1);
 	uint16_t sls = 0;
 
 	if (!o || !o->sl)
 		return 1;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; !lids && i < n; i++)
 		sls |= (uint16_t)(1u << (o->sl[i] & 15));
+	for (uint32_t g = 0; lids && g < ng; g++)
+		for (uint32_t k = 0; k < nl; k++)
+			sls |= (uint16_t)(1u << (o->sl[(size_t)g * (t->max_lid + 1) + lids[k]] & 15));
 	if (o->tcs && o->tcs->n) {	/* the classes' SLs */
 		uint16_t table = sls;
 
@@ -729,7 +736,7 @@ int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_c
 	}
 	g->sw = !(o && o->no_switch_cdg);
 	g->in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
-	sls = used_sls(t, o, g->in.ng);	/* one scan of the SL table */
+	sls = used_sls(t, o, g->in.ng, NULL, 0);	/* one scan of the SL table */
 	rc = inject_init(t, o, sls, &g->in);
 	if (!rc)
 		rc = set_init(t, o, sls, &g->ca);
@@ -798,7 +805,7 @@ int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
 	in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
 	in.tr = tr;
 	in.pmap = pmap;
-	rc = inject_init(t, o, 0xffff, &in);	/* every SL: no scan of the SL table */
+	rc = inject_init(t, o, used_sls(t, o, in.ng, lids, n), &in);	/* theirs alone */
 	for (uint32_t i = 0; !rc && i < n && !in.bad; i += LFT_COLS) {
 		uint32_t nb = n - i < LFT_COLS ? n - i : LFT_COLS;
 
