@@ -434,22 +434,21 @@ static void rt_free(struct rt *r)
 		free(r->load[k]);
 		free(r->dsg[k]);
 		free(r->pload[k]);
+		free(r->eroutes[k]);
 		free(r->holes[k]);
 	}
 }
 
 /* Balance counters of the classes some destination has (the others stay NULL). */
 /*
- * nep (links of several rates): the endpoints on each switch, places of
- * CAs that went away included (route_slots.c), so that a host's reboot
- * moves no subtree entry (by_entry() weighs by them).
+ * nep: the endpoints on each switch, places of CAs that went away included
+ * (route_slots.c), so that a host's reboot moves no entry that weighs by
+ * them (by_entry(), the spill key of choose()).
  */
 static int endpoint_counts(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
 	const struct topo *t = r->t;
 
-	if (!r->c->rates_mixed)
-		return 0;
 	r->nep = calloc((size_t)r->nsw + 1, sizeof(*r->nep));
 	if (!r->nep)
 		return -ENOMEM;
@@ -473,8 +472,9 @@ static int class_counters(struct rt *r, const struct rt_dest *d, uint32_t nd)
 		r->load[k] = calloc(np, sizeof(uint32_t));
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
 		r->pload[k] = calloc(np, sizeof(uint32_t));
+		r->eroutes[k] = calloc(np, sizeof(uint64_t));
 		r->holes[k] = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
-		if (!r->load[k] || !r->dsg[k] || !r->pload[k] || !r->holes[k])
+		if (!r->load[k] || !r->dsg[k] || !r->pload[k] || !r->eroutes[k] || !r->holes[k])
 			return -ENOMEM;
 	}
 	return 0;

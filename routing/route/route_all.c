@@ -56,7 +56,7 @@ int rt_scratch_alloc(struct rt *r)
 	r->order = malloc(ns * sizeof(uint32_t));
 	r->sub = malloc(ns * sizeof(uint32_t));
 	r->wide = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
-	r->hw = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
+	r->hw = calloc(ns, sizeof(uint32_t));
 	r->eload = r->c->rates_mixed ? calloc(ns * ((size_t)r->c->nsubtrees + 1) * CLS_TC_COUNT,
 					      sizeof(uint64_t)) : NULL;
 	r->turn_bits = NULL;	/* lazily: rt_mark_turns */
@@ -66,8 +66,8 @@ int rt_scratch_alloc(struct rt *r)
 	r->lab_attach = TOPO_NONE;
 	if (!r->mode || !r->u0 || !r->dist || !r->pref || !r->pref_stamp || !r->near_stamp ||
 	    !r->near_pref || !r->col || !r->bq.v || !r->bq.next || !r->cand_off || !r->cand ||
-	    !r->cand_w || !r->order || !r->sub ||
-	    (r->c->rates_mixed && (!r->wide || !r->hw || !r->eload)))
+	    !r->cand_w || !r->order || !r->sub || !r->hw ||
+	    (r->c->rates_mixed && (!r->wide || !r->eload)))
 		return -ENOMEM;
 	memset(r->col, LFT_NONE, ns * LFT_COLS);
 	return 0;

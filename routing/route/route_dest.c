@@ -537,7 +537,9 @@ static inline bool rate_ok(const struct rt *r, uint32_t s, uint32_t p, uint32_t 
  * nearest to the designated path; for an up move, whether @w is the
  * D-mod-K target of the destination's digit at @s's level (its substitute
  * when @s lost the link: route_pos.c; none when a switch above the leaves
- * lost it: lost_above_leaves()); the fewest routes of the class on the
+ * lost it: lost_above_leaves()); when that target is no candidate, the
+ * fewest endpoints' routes on the two links to the destination's switch
+ * (spill_load()); the fewest routes of the class on the
  * port group (all parallel links to that peer; above the leaves every
  * route counts the switches whose routes pass through @s, as switches are
  * routed farthest first), per link of the group where it goes to a CA or
@@ -558,6 +560,8 @@ static inline bool rate_ok(const struct rt *r, uint32_t s, uint32_t p, uint32_t 
  */
 struct ckey {
 	unsigned grot, rot, width;	/* width: the group's parallel links */
+	uint64_t spill;		/* endpoints' routes on the two links to the
+				 * destination's switch (spill_load()) */
 	uint32_t load, pload;
 	uint64_t wload;		/* all classes, weighted (route_opts.class_weight) */
 };
@@ -567,6 +571,8 @@ static bool ckey_less(const struct ckey *a, const struct ckey *b)
 {
 	uint64_t la = (uint64_t)a->load * b->width, lb = (uint64_t)b->load * a->width;
 
+	if (a->spill != b->spill)
+		return a->spill < b->spill;
 	if (la != lb)	/* per link of the group: a thin group takes its share */
 		return la < lb;
 	if (a->grot != b->grot)
@@ -700,7 +706,7 @@ static uint32_t up_index(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 }
 
 static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank,
-			 uint32_t *tie, uint32_t *nmin, uint32_t *best)
+			 uint32_t *tie, uint32_t *nmin, uint32_t *best, bool *spill)
 {
 	uint32_t ncand = r->cand_off[s + 1] - r->cand_off[s], minkey = UINT32_MAX;
 	const uint32_t *cand = r->cand + r->cand_off[s];
@@ -711,6 +717,7 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	if (ti != TOPO_NONE && lost_above_leaves(r, s, rank))
 		ti = TOPO_NONE;	/* balance instead: no target */
 	target = ti == TOPO_NONE ? TOPO_NONE : r->upg[ti];
+	*spill = false;
 
 	if (up_by_target(r, s, dst, target)) {
 		if (r->upg_port[ti] != RT_NOPORT && next_hop(r, s, r->upg_port[ti], target) &&
@@ -723,6 +730,7 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 		minkey = target_keys(r->cand_w + r->cand_off[s], ncand, target, tie, nmin);
 		if (minkey == 0 || peer_pref(r, s) == RT_INF) {
 			*best = cand[tie[0]];	/* the target won, or (none) all tie */
+			*spill = minkey == 1;
 			return;
 		}
 	}
@@ -735,6 +743,7 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 		if (k == minkey)
 			tie[(*nmin)++] = i;
 	}
+	*spill = r->ndesig > 1 && (minkey & 1);	/* an up move, not to the target */
 }
 
 /* Whether switch @w is cabled to the low-speed subtree of switch @a. */
@@ -803,6 +812,32 @@ static uint32_t group_digit_pick(const struct rt *r, uint32_t s, const uint32_t 
 	return TOPO_NONE;
 }
 
+/*
+ * The spill key of candidate port @p (peer @w) for @dst: where D-mod-K's
+ * target is not a candidate (a ToR that shares only some line ASICs with
+ * the destination's), the route lands on a down-link that other
+ * destinations' designated paths use.  Taking the candidate whose two
+ * links to the destination's switch carry the fewest endpoints' routes so
+ * far (hw-weighted, the last one by its least loaded parallel link) keeps
+ * those down-links even for random traffic, as dfsssp's link weights do.
+ * 0 (no key) unless @w is next to the destination's switch (farther on,
+ * @w's own choices are not made yet) and has up-links of its own: a top
+ * switch missing is a hole of a two-level zone, whose entries the shift
+ * refinement re-chooses with shifts in view (route_shift.c).
+ */
+static uint64_t spill_load(const struct rt *r, uint32_t p, uint32_t w, const struct rt_dest *dst)
+{
+	const uint64_t *e = r->eroutes[dst->tc];
+	uint64_t down = UINT64_MAX;
+
+	if (w == TOPO_NONE || r->dist[w] != 1 || r->upg_off[w + 1] == r->upg_off[w])
+		return 0;
+	for (uint32_t j = r->swp_off[w]; j < r->swp_off[w + 1]; j++)
+		if (r->peer[r->swp[j]] == dst->attach && e[r->swp[j]] < down)
+			down = e[r->swp[j]];
+	return e[p] + (down == UINT64_MAX ? 0 : down);
+}
+
 /* The port switch @s sends @dst out of (a port index), TOPO_NONE if none. */
 static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
@@ -812,11 +847,12 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t rank = r->dk_rank[lv], rm = 0, nmin = 0, spos = r->c->pos[rt_node(r, s)];
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
 	uint32_t tie[TOPO_MAX_PORTS + 1];
-	struct ckey bk = { 0, 0, 1, 0, 0, 0 };
+	struct ckey bk = { 0, 0, 1, 0, 0, 0, 0 };
+	bool spill;
 
 	if (!ncand)
 		return TOPO_NONE;
-	primary_keys(r, s, dst, rank, tie, &nmin, &best);
+	primary_keys(r, s, dst, rank, tie, &nmin, &best, &spill);
 	if (nmin > 1) {
 		best = TOPO_NONE;
 		rm = (rank + (dst->tc != CLS_TC_COMPUTE || lv >= r->open_lv ? spos : 0)) % ncand;
@@ -859,8 +895,9 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 					   r->load[c][r->c->group[p]];
 		k.pload = r->pload[dst->tc][p];
 		k.rot = rot_fast(i, ncand, rm);
+		k.spill = spill ? spill_load(r, p, w, dst) : 0;
 		if (r->by_pos)	/* the rotation alone: each source its own way in */
-			k.load = k.pload = 0, k.wload = 0, k.grot = 0;
+			k.load = k.pload = 0, k.wload = 0, k.grot = 0, k.spill = 0;
 		if (best == TOPO_NONE || ckey_less(&k, &bk))
 			best = p, bk = k;
 	}
@@ -983,13 +1020,13 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			r->out->sl[(size_t)g * r->out->nlids + dst->lid] = RT_SL_ROOTED;
 	}
 	r->turned = false;
-	for (uint32_t i = 0; i < r->norder; i++)
-		r->sub[r->order[i]] = 1;
-	for (uint32_t i = 0; r->by_pos && i < r->norder; i++) {	/* by_entry()'s weights */
+	for (uint32_t i = 0; i < r->norder; i++) {
 		uint32_t s = r->order[i];
 
+		r->sub[s] = 1;
 		r->hw[s] = r->nep[s];
-		r->el[s] += r->nep[s];
+		if (r->by_pos)	/* by_entry()'s weights */
+			r->el[s] += r->nep[s];
 	}
 	for (uint32_t i = 0; i < r->norder; i++) {	/* farthest first: weights known */
 		uint32_t s = r->order[i], p;
@@ -1004,10 +1041,11 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		default:
 			p = choose(r, s, dst);
 			e = p == TOPO_NONE ? LFT_NONE : r->pnum[p];
+			if (p != TOPO_NONE)
+				r->eroutes[dst->tc][p] += r->hw[s];
 			if (p != TOPO_NONE && r->peer[p] != TOPO_NONE) {
 				r->sub[r->peer[p]] += r->sub[s];
-				if (r->by_pos)
-					r->hw[r->peer[p]] += r->hw[s];
+				r->hw[r->peer[p]] += r->hw[s];
 			}
 			if (dst->ghost)
 				break;

@@ -75,6 +75,8 @@ struct rt {
 	/* balance: per class, per port */
 	uint32_t *load[CLS_TC_COUNT];	/* routes sent over each port group (by its first port) */
 	uint32_t *pload[CLS_TC_COUNT];	/* routes sent over each port */
+	uint64_t *eroutes[CLS_TC_COUNT];	/* endpoints' routes sent over each port: each
+					 * route weighs the endpoints behind it (hw) */
 	uint32_t *dsg[CLS_TC_COUNT];	/* destinations designated over each port */
 	uint32_t *holes[CLS_TC_COUNT];	/* per leaf: destinations sent to a lost member's
 					 * substitutes so far (route_dest.c up_index) */
@@ -94,8 +96,8 @@ struct rt {
 	uint32_t *wide;			/* [nsw]: best bottleneck to the destination under
 					 * the labels (candidates()); scratch, per thread */
 	uint32_t *nep;			/* [nsw]: endpoint CAs cabled to each switch */
-	uint32_t *hw;			/* [nsw]: endpoints whose route passes the switch
-					 * (a by_pos destination); scratch */
+	uint32_t *hw;			/* [nsw]: endpoints whose route passes the switch;
+					 * scratch */
 	uint64_t *eload;		/* [class][subtree][nsw + 1]: endpoint routes toward
 					 * each subtree's destinations of a class sent into
 					 * each switch, so far; scratch (per class, like load:
