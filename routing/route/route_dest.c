@@ -537,9 +537,10 @@ static inline bool rate_ok(const struct rt *r, uint32_t s, uint32_t p, uint32_t 
  * nearest to the designated path; for an up move, whether @w is the
  * D-mod-K target of the destination's digit at @s's level (its substitute
  * when @s lost the link: route_pos.c; none when a switch above the leaves
- * lost it: lost_above_leaves()); when that target is no candidate, the
- * fewest endpoints' routes on the two links to the destination's switch
- * (spill_load()); the fewest routes of the class on the
+ * lost it: lost_above_leaves()); when the target does not win (none,
+ * no candidate, or behind on the keys before), the fewest endpoints'
+ * routes on the two links to the destination's switch (spill_load(), if
+ * every tied candidate has that key); the fewest routes of the class on the
  * port group (all parallel links to that peer; above the leaves every
  * route counts the switches whose routes pass through @s, as switches are
  * routed farthest first), per link of the group where it goes to a CA or
@@ -820,10 +821,10 @@ static uint32_t group_digit_pick(const struct rt *r, uint32_t s, const uint32_t 
  * links to the destination's switch carry the fewest endpoints' routes so
  * far (hw-weighted, the last one by its least loaded parallel link) keeps
  * those down-links even for random traffic, as dfsssp's link weights do.
- * 0 (no key) unless @w is next to the destination's switch (farther on,
- * @w's own choices are not made yet) and has up-links of its own: a top
- * switch missing is a hole of a two-level zone, whose entries the shift
- * refinement re-chooses with shifts in view (route_shift.c).
+ * UINT64_MAX (no key) unless @w is next to the destination's switch
+ * (farther on, @w's own choices are not made yet) and has up-links of its
+ * own: a top switch missing is a hole of a two-level zone, whose entries
+ * the shift refinement re-chooses with shifts in view (route_shift.c).
  */
 static uint64_t spill_load(const struct rt *r, uint32_t p, uint32_t w, const struct rt_dest *dst)
 {
@@ -831,7 +832,7 @@ static uint64_t spill_load(const struct rt *r, uint32_t p, uint32_t w, const str
 	uint64_t down = UINT64_MAX;
 
 	if (w == TOPO_NONE || r->dist[w] != 1 || r->upg_off[w + 1] == r->upg_off[w])
-		return 0;
+		return UINT64_MAX;
 	for (uint32_t j = r->swp_off[w]; j < r->swp_off[w + 1]; j++)
 		if (r->peer[r->swp[j]] == dst->attach && e[r->swp[j]] < down)
 			down = e[r->swp[j]];
@@ -847,6 +848,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	uint32_t rank = r->dk_rank[lv], rm = 0, nmin = 0, spos = r->c->pos[rt_node(r, s)];
 	uint32_t gdig = UINT32_MAX, gn = 0, gmod = 0;	/* last (digit, group size) -> digit mod size */
 	uint32_t tie[TOPO_MAX_PORTS + 1];
+	uint64_t skey[TOPO_MAX_PORTS + 1];	/* spill keys of the tied candidates */
 	struct ckey bk = { 0, 0, 1, 0, 0, 0, 0 };
 	bool spill;
 
@@ -867,6 +869,9 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	}
 	if (nmin > 1 && (best = group_digit_pick(r, s, cand, tie, nmin, lv)) != TOPO_NONE)
 		nmin = 1;
+	for (uint32_t j = 0; spill && nmin > 1 && j < nmin; j++)	/* a key for all, or none */
+		if ((skey[j] = spill_load(r, cand[tie[j]], r->peer[cand[tie[j]]], dst)) == UINT64_MAX)
+			spill = false;
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];
 		uint8_t low = lv;
@@ -895,7 +900,7 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 					   r->load[c][r->c->group[p]];
 		k.pload = r->pload[dst->tc][p];
 		k.rot = rot_fast(i, ncand, rm);
-		k.spill = spill ? spill_load(r, p, w, dst) : 0;
+		k.spill = spill ? skey[j] : 0;
 		if (r->by_pos)	/* the rotation alone: each source its own way in */
 			k.load = k.pload = 0, k.wload = 0, k.grot = 0, k.spill = 0;
 		if (best == TOPO_NONE || ckey_less(&k, &bk))
