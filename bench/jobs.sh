@@ -7,8 +7,11 @@
 # --job hosts:FILE` of both: passes (no double-binary-tree transfer below
 # its endpoint-limited rate), predicted / ideal algorithm bandwidth; and
 # the fabric-wide bars of the run with jobs (hard findings, shift max per
-# zone, up-link spread per class).  A markdown table on stdout
-# (bench/jobs.md keeps the last one).
+# zone, up-link spread per class).  Then, per seed, passes only on other
+# cablings: fabrics/ff2-leaf2leaf-full.net and another generator's
+# Fire-Flyer 2 with full leaves (tests/lib/gen_foreign.py ff2: 20 compute
+# HCAs under 20 spines, unconfigured descriptions, cabled leaf to leaf).
+# Markdown on stdout (bench/jobs.md keeps the last one).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -55,3 +58,32 @@ awk -F"|" '{ n++; k = split($0, w, " "); a = w[k - 1]; b = w[k]
 	p0 += $6 ~ /pass/; p1 += $8 ~ /pass/; s += b / a; g += log(b / a) }
 	END { printf "| all | %d jobs | | | %d pass | | %d pass | | mean %+.1f %%, geometric %+.1f %% |\n",
 		n, p0, p1, (s / n - 1) * 100, (exp(g / n) - 1) * 100 }' "$tmp/rows"
+
+# other cablings: per seed, how many jobs pass --strict without and with --jobs
+passes() {	# passes DIR JOBDIR: "P/N" over the jobs, the job across zones first
+	n=0 p=0 x=
+	for f in "$2"/job*.hosts; do
+		n=$((n + 1))
+		if "$hc" --paths "$1" --job "hosts:$f" --strict --summary --no-ring >/dev/null 2>&1; then
+			p=$((p + 1)); [ -n "$x" ] || x=pass
+		else [ -n "$x" ] || x=FAIL; fi
+	done
+	echo "$p of $n (job0 across zones: $x)"
+}
+python3 "$top/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$tmp/foreign.topo"
+echo
+echo "| fabric | seed | without --jobs: jobs passing --strict | with --jobs | non-minimal routes with --jobs | shift max per zone with --jobs |"
+echo "|---|---|---|---|---|---|"
+for f in "$top/fabrics/ff2-leaf2leaf-full.net" "$tmp/foreign.topo"; do
+	name=$(basename "$f" | sed 's/\.net$//; s/^foreign.topo$/foreign ff2, full leaves (gen_foreign.py ff2 20 39 30 20 8 2 11)/')
+	"$ff" classify "$f" --nodes >"$tmp/o.nodes" 2>/dev/null
+	"$ff" route "$f" -q -o "$tmp/o.plain" 2>/dev/null
+	for seed in ${SEEDS:-1 2 3}; do
+		rm -rf "$tmp/o"; mkdir -p "$tmp/o"
+		python3 "$top/tests/lib/gen_jobs.py" "$tmp/o.nodes" "$tmp/o" --seed "$seed" >/dev/null
+		"$ff" route "$f" -q -o "$tmp/o/r" --jobs "$tmp/o/jobs" 2>/dev/null
+		"$ff" check "$tmp/o/r" --json >"$tmp/o/c.json" 2>/dev/null || true
+		echo "| $name | $seed | $(passes "$tmp/o.plain" "$tmp/o") | $(passes "$tmp/o/r" "$tmp/o") |" \
+			"$(jq -r '"\(.findings.non_minimal.count // 0) | \(.metrics.shift_zone0_max), \(.metrics.shift_zone1_max)"' "$tmp/o/c.json") |"
+	done
+done

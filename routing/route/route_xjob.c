@@ -20,17 +20,35 @@
  * (or zone-less as before), whose own route reaches the destination's
  * switch in as many hops.  A change is kept when the job's overload falls.
  *
- * What is kept.  Routes stay minimal and up*down* per zone with the same
- * zone sequence (so the SLs and VLs of route_sl.c still hold; the
- * verification checks it), leaf entries are not touched (per-class
- * up-link balance, shifts), and only destinations of a job that receive
- * from another zone move, at most once per (switch, destination) per
- * sweep of the search.
+ * When overload is left, two wider moves, each only where the narrower
+ * one left it:
+ *   swap    a leaf's up-link toward a destination in another zone is
+ *           exchanged with that of a destination of the same class, the
+ *           same zone and no job (per-class up-link counts unchanged, both
+ *           routes as long as before): an in-zone transfer and one
+ *           between zones no longer meet on the leaf's up-link;
+ *   detour  two hops more: a bridge sends the destination into its zone
+ *           through another exit leaf (which takes it up and down), or an
+ *           exit leaf sends it up to one of its least-used spines (for the
+ *           destination's class) instead of over its one inter-zone link,
+ *           the switches that forwarded it there re-pointed.  An exit
+ *           leaf's single inter-zone link is otherwise forced: minimal
+ *           paths into or out of it all take it.
+ *
+ * What is kept.  Every switch's route keeps its zone sequence and stays
+ * up*down* inside each zone (so the SLs and VLs of route_sl.c still hold;
+ * the verification checks it); routes stay minimal but for detours (two
+ * hops, a soft finding); leaf entries move only by swap or detour, so
+ * per-class up-link spread stays within 1 and shifts inside zones are
+ * untouched; only destinations of a job that receive from another zone
+ * move, at most once per (switch, destination) per sweep of the search.
  *
  * Cost: per job, O(steps x transfers x hops) to set up and per move
- * O(transfers into the destination x hops).
+ * O(transfers into the destination x hops); a swap or detour tried costs
+ * O(switches x hops) per port, plus one pass over the LIDs per leaf.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +59,9 @@
 
 #define XJ_EPS 1e-9
 #define XJ_HOPS 16		/* longest path followed */
-#define XJ_ROUNDS 4		/* sweeps over the overloaded slots */
+#define XJ_ROUNDS 4		/* sweeps over the overloaded slots, per kind of move */
+#define XJ_DETOUR 2		/* hops a detour adds */
+#define XJ_MOVE 64		/* entries one move changes at most */
 
 struct xfer {
 	uint32_t step, src, dst;	/* source and destination CA nodes */
@@ -56,6 +76,26 @@ struct xj {
 	uint32_t *doff, *didx;	/* CSR: the transfers into each node (didx[doff[n]..doff[n+1]]) */
 	double *load;		/* [nsteps * nports] */
 	double ov;
+	const uint8_t *injob;	/* [nnodes]: a CA of some job */
+	struct xpath *pb, *pb2;	/* [nsw]: scratch, every switch's route before a move */
+};
+
+/* A switch's route toward a LID: hops, down->up turns inside a zone, zone changes. */
+struct xpath {
+	uint16_t hops, turns, xings;
+	bool ok;		/* it arrives */
+};
+
+/* LFT entries changed together; applying a move twice restores them. */
+struct move {
+	uint32_t n, sw[XJ_MOVE], lid[XJ_MOVE];
+	uint8_t e[XJ_MOVE];
+};
+
+/* A route to judge a move by: LID, its switch, its routes before (xpath). */
+struct xcheck {
+	uint32_t lid, dsw;
+	const struct xpath *pb;
 };
 
 static double over(double v)
@@ -268,12 +308,296 @@ static bool overloaded(const struct xj *j, const struct xfer *x)
 	return false;
 }
 
+static bool is_leaf(const struct rt *r, uint32_t s)
+{
+	return r->c->level[rt_node(r, s)] < 2 && rt_zone(r, s) >= 0;
+}
+
+/* The switch ordinal LID @lid's port is cabled to (itself for a switch), TOPO_NONE if none. */
+static uint32_t lid_switch(const struct topo *t, uint32_t lid)
+{
+	uint32_t p = t->lid_port[lid], q;
+
+	if (p == TOPO_NONE)
+		return TOPO_NONE;
+	if (topo_is_switch(t, t->port_node[p]))
+		return t->node_sw[t->port_node[p]];
+	q = t->port_remote[p];
+	return q != TOPO_NONE && topo_is_switch(t, t->port_node[q]) ? t->node_sw[t->port_node[q]]
+								     : TOPO_NONE;
+}
+
+/* Switch @w's route toward @lid by the LFTs (struct xpath). */
+static struct xpath path_of(const struct rt *r, uint32_t w, uint32_t dsw, uint32_t lid)
+{
+	struct xpath o = { 0 };
+	int16_t z = rt_zone(r, w), zw;
+	bool down = false;
+
+	while (w != dsw) {
+		uint8_t e = lft_get(r->out->lft, w, lid);
+		uint32_t p;
+
+		if (e == 0 || e == LFT_NONE || ++o.hops > XJ_HOPS)
+			return o;
+		p = topo_port(r->t, rt_node(r, w), e);
+		if ((w = r->peer[p]) == TOPO_NONE)
+			return o;
+		if (r->c->dir[p] == CLS_DIR_XZONE)
+			down = false;
+		else if (r->c->dir[p] == CLS_DIR_DOWN)
+			down = true;
+		else if (r->c->dir[p] == CLS_DIR_UP)
+			o.turns += down;
+		zw = rt_zone(r, w);
+		if (zw >= 0 && zw != z) {
+			o.xings += z >= 0;
+			z = zw;
+		}
+	}
+	o.ok = true;
+	return o;
+}
+
+static void paths_of(const struct rt *r, uint32_t dsw, uint32_t lid, struct xpath *pb)
+{
+	for (uint32_t w = 0; w < r->nsw; w++)
+		pb[w] = path_of(r, w, dsw, lid);
+}
+
+/* Every route that arrived still does, with no more turns, the same zone changes, <= @slack more hops. */
+static bool still_valid(const struct rt *r, const struct xcheck *ck, unsigned slack)
+{
+	for (uint32_t w = 0; w < r->nsw; w++) {
+		const struct xpath *b = &ck->pb[w];
+		struct xpath a;
+
+		if (!b->ok)
+			continue;
+		a = path_of(r, w, ck->dsw, ck->lid);
+		if (!a.ok || a.hops > b->hops + slack || a.turns > b->turns || a.xings != b->xings)
+			return false;
+	}
+	return true;
+}
+
+static bool push(struct move *m, uint32_t sw, uint32_t lid, uint8_t e)
+{
+	if (m->n == XJ_MOVE)
+		return false;
+	m->sw[m->n] = sw, m->lid[m->n] = lid, m->e[m->n++] = e;
+	return true;
+}
+
+static void apply(const struct rt *r, struct move *m)
+{
+	for (uint32_t i = 0; i < m->n; i++) {
+		uint8_t was = lft_get(r->out->lft, m->sw[i], m->lid[i]);
+
+		lft_set(r->out->lft, m->sw[i], m->lid[i], m->e[i]);
+		m->e[i] = was;
+	}
+}
+
+/* The job's overload with @m applied (then undone), INFINITY if a route of @ck breaks. */
+static double trial(struct xj *j, struct move *m, uint32_t dst, const struct xcheck *ck,
+		    unsigned nck, unsigned slack)
+{
+	double ov = INFINITY;
+	bool ok = true;
+
+	apply(j->r, m);
+	for (unsigned k = 0; ok && k < nck; k++)
+		ok = still_valid(j->r, &ck[k], slack);
+	if (ok && rewalk(j, dst))
+		ov = j->ov;
+	apply(j->r, m);
+	if (ok)
+		rewalk(j, dst);
+	return ov;
+}
+
+/* @m kept in @best if its overload @ov is below *@bov. */
+static void keep(const struct move *m, double ov, struct move *best, double *bov)
+{
+	if (ov < *bov - XJ_EPS) {
+		*bov = ov;
+		*best = *m;
+	}
+}
+
+static bool commit(struct xj *j, struct move *best, uint32_t dst)
+{
+	if (!best->n)
+		return false;
+	apply(j->r, best);
+	rewalk(j, dst);
+	return true;
+}
+
+/* A CA LID's node, or TOPO_NONE (a switch's, or none). */
+static uint32_t lid_ca(const struct topo *t, uint32_t lid)
+{
+	uint32_t p = t->lid_port[lid];
+
+	return p == TOPO_NONE || topo_is_switch(t, t->port_node[p]) ? TOPO_NONE : t->port_node[p];
+}
+
+static uint8_t tclass(const struct rt *r, uint32_t ca)
+{
+	return (uint8_t)cls_tclass_of((enum cls_role)r->c->role[ca]);
+}
+
+/*
+ * Leaf @s's up-link toward CA @dst of another zone, exchanged with that
+ * of a destination of the same class and zone in no job whose route is as
+ * long either way (the first such LID per up-link).  True if one stayed.
+ */
+static bool try_swap(struct xj *j, uint32_t s, uint32_t dst)
+{
+	struct rt *r = j->r;
+	const struct topo *t = r->t;
+	uint32_t lid, dsw = ca_switch(t, dst, &lid), part[256] = { 0 }, p0;
+	uint8_t e0 = lft_get(r->out->lft, s, lid);
+	struct move best = { 0 };
+	double bov = j->ov;
+
+	if (dsw == TOPO_NONE || r->c->zone[dst] == rt_zone(r, s) || e0 == 0 || e0 == LFT_NONE)
+		return false;
+	p0 = topo_port(t, rt_node(r, s), e0);
+	if (r->c->dir[p0] != CLS_DIR_UP)
+		return false;
+	for (uint32_t b = 1; b <= t->max_lid; b++) {
+		uint8_t e = lft_get(r->out->lft, s, b);
+		uint32_t n = lid_ca(t, b), q, bsw, h;
+
+		if (e == 0 || e == LFT_NONE || e == e0 || part[e] || n == TOPO_NONE || j->injob[n] ||
+		    r->c->zone[n] != r->c->zone[dst] || tclass(r, n) != tclass(r, dst))
+			continue;
+		q = topo_port(t, rt_node(r, s), e);
+		if (r->c->dir[q] != CLS_DIR_UP || (bsw = lid_switch(t, b)) == TOPO_NONE)
+			continue;
+		h = hops_to(r, r->peer[q], bsw, b, s);
+		if (h != UINT32_MAX && h == hops_to(r, r->peer[p0], bsw, b, s))
+			part[e] = b;
+	}
+	paths_of(r, dsw, lid, j->pb);
+	for (unsigned e = 1; e < 256; e++) {
+		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], lid_switch(t, part[e]), j->pb2 } };
+		struct move m = { 0 };
+
+		if (!part[e])
+			continue;
+		paths_of(r, ck[1].dsw, part[e], j->pb2);
+		push(&m, s, lid, (uint8_t)e);
+		push(&m, s, part[e], e0);
+		keep(&m, trial(j, &m, dst, ck, 2, 0), &best, &bov);
+	}
+	return commit(j, &best, dst);
+}
+
+/* Routes of class @tc over each of leaf @s's up-links (by port number); their least. */
+static uint32_t uplink_counts(const struct rt *r, uint32_t s, uint8_t tc, uint32_t cnt[256])
+{
+	const struct topo *t = r->t;
+	uint32_t lo = UINT32_MAX;
+
+	memset(cnt, 0, 256 * sizeof(*cnt));
+	for (uint32_t b = 1; b <= t->max_lid; b++) {
+		uint8_t e = lft_get(r->out->lft, s, b);
+		uint32_t n = lid_ca(t, b);
+
+		if (e != 0 && e != LFT_NONE && n != TOPO_NONE && tclass(r, n) == tc)
+			cnt[e]++;
+	}
+	for (uint32_t i = r->swp_off[s]; i < r->swp_off[s + 1]; i++)
+		if (r->c->dir[r->swp[i]] == CLS_DIR_UP)
+			lo = cnt[r->pnum[r->swp[i]]] < lo ? cnt[r->pnum[r->swp[i]]] : lo;
+	return lo;
+}
+
+/*
+ * The switches that forward @lid into @s, re-pointed: the first other
+ * port of the same direction into @s's zone whose route is as long and
+ * avoids @s.  False if one has none (or the move is full).
+ */
+static bool repoint(const struct rt *r, struct move *m, uint32_t s, uint32_t dsw, uint32_t lid,
+		    const struct xpath *pb)
+{
+	for (uint32_t w = 0; w < r->nsw; w++) {
+		uint8_t e = lft_get(r->out->lft, w, lid);
+		uint32_t p, alt = TOPO_NONE;
+
+		if (w == s || !pb[w].ok || e == 0 || e == LFT_NONE)
+			continue;
+		p = topo_port(r->t, rt_node(r, w), e);
+		if (r->peer[p] != s)
+			continue;
+		for (uint32_t i = r->swp_off[w]; i < r->swp_off[w + 1] && alt == TOPO_NONE; i++) {
+			uint32_t q = r->swp[i], v = r->peer[q];
+
+			if (v != s && r->c->dir[q] == r->c->dir[p] && rt_zone(r, v) == rt_zone(r, s) &&
+			    hops_to(r, v, dsw, lid, s) + 1 == pb[w].hops)
+				alt = q;
+		}
+		if (alt == TOPO_NONE || !push(m, w, lid, r->pnum[alt]))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Two hops more toward CA @dst: a switch outside the zones into another
+ * exit leaf of the same zone, or an exit leaf up to one of its least-used
+ * up-links for @dst's class instead of over its inter-zone link (the
+ * switches that forwarded @dst to it re-pointed when they would turn).
+ */
+static bool try_detour(struct xj *j, uint32_t s, uint32_t dst)
+{
+	struct rt *r = j->r;
+	const struct topo *t = r->t;
+	uint32_t lid, dsw = ca_switch(t, dst, &lid), cnt[256], lo = 0, p0;
+	uint8_t e0 = lft_get(r->out->lft, s, lid);
+	bool leaf = is_leaf(r, s);
+	struct move best = { 0 };
+	double bov = j->ov;
+	struct xcheck ck = { lid, dsw, j->pb };
+
+	if (dsw == TOPO_NONE || e0 == 0 || e0 == LFT_NONE)
+		return false;
+	p0 = topo_port(t, rt_node(r, s), e0);
+	if (leaf && (r->c->dir[p0] != CLS_DIR_XZONE || r->c->zone[dst] == rt_zone(r, s)))
+		return false;
+	if (!leaf && rt_zone(r, s) >= 0)
+		return false;	/* a spine's detour would turn down->up */
+	if (leaf)
+		lo = uplink_counts(r, s, tclass(r, dst), cnt);
+	paths_of(r, dsw, lid, j->pb);
+	for (uint32_t i = r->swp_off[s]; i < r->swp_off[s + 1]; i++) {
+		uint32_t q = r->swp[i];
+		struct move m = { 0 };
+		double ov;
+
+		if (q == p0 || (leaf && (r->c->dir[q] != CLS_DIR_UP || cnt[r->pnum[q]] != lo)) ||
+		    (!leaf && (r->c->dir[q] != r->c->dir[p0] ||
+			       rt_zone(r, r->peer[q]) != rt_zone(r, r->peer[p0]))))
+			continue;
+		push(&m, s, lid, r->pnum[q]);
+		ov = trial(j, &m, dst, &ck, 1, XJ_DETOUR);
+		if (ov == INFINITY && leaf && repoint(r, &m, s, dsw, lid, j->pb))
+			ov = trial(j, &m, dst, &ck, 1, XJ_DETOUR);
+		keep(&m, ov, &best, &bov);
+	}
+	return commit(j, &best, dst);
+}
+
 /*
  * One sweep over the transfers between zones that meet an overloaded hop:
- * the switches above the leaves on their path, in order (a leaf's hop,
- * an exit leaf's one inter-zone link above all, is moved from upstream).
+ * the switches on their path, in order.  @mode 0: the switches above the
+ * leaves only, minimal moves (a leaf's hop, an exit leaf's one inter-zone
+ * link above all, is moved from upstream); 1: leaves swap too; 2: detours.
  */
-static bool sweep(struct xj *j)
+static bool sweep(struct xj *j, unsigned mode)
 {
 	struct rt *r = j->r;
 	const struct topo *t = r->t;
@@ -285,33 +609,49 @@ static bool sweep(struct xj *j)
 		if (r->c->zone[x->src] == r->c->zone[x->dst] || !overloaded(j, x))
 			continue;
 		for (uint32_t h = 0; h < x->nhop; h++) {
-			uint32_t node = t->port_node[x->hop[h]];
+			uint32_t s = t->node_sw[t->port_node[x->hop[h]]];
+			bool leaf = is_leaf(r, s);
 
-			if (r->c->level[node] < 2 && r->c->zone[node] >= 0)
-				continue;	/* leaves keep their entries */
-			if (try_switch(j, t->node_sw[node], x->dst)) {
-				moved = true;
-				break;	/* x's hops were walked again */
-			}
+			if ((leaf && mode == 0) ||
+			    !((!leaf && try_switch(j, s, x->dst)) || (leaf && try_swap(j, s, x->dst)) ||
+			      (mode == 2 && try_detour(j, s, x->dst))))
+				continue;
+			moved = true;
+			break;	/* x's hops were walked again */
 		}
 	}
 	return moved;
 }
 
+/* The CAs of every job ([nnodes]); NULL on ENOMEM. */
+static uint8_t *job_cas(const struct topo *t, const struct chk_jobs *J)
+{
+	uint8_t *in = calloc((size_t)t->nnodes + 1, 1);
+
+	for (uint32_t i = 0; in && i < J->off[J->n]; i++)
+		in[J->node[i]] = 1;
+	return in;
+}
+
 int rt_xjob_refine(struct rt *r)
 {
 	const struct chk_jobs *J = r->o->jobs;
+	uint8_t *injob = J ? job_cas(r->t, J) : NULL;
+	struct xpath *pb = malloc(((size_t)r->nsw + 1) * sizeof(*pb));
+	struct xpath *pb2 = malloc(((size_t)r->nsw + 1) * sizeof(*pb2));
+	int rc = J && (!injob || !pb || !pb2) ? -ENOMEM : 0;
 
-	for (uint32_t q = 0; J && q < J->n; q++) {
-		struct xj j = { .r = r };
-		int rc = setup(&j, J, q);
+	for (uint32_t q = 0; !rc && J && q < J->n; q++) {
+		struct xj j = { .r = r, .injob = injob, .pb = pb, .pb2 = pb2 };
 
-		for (unsigned round = 0; !rc && j.nx && round < XJ_ROUNDS && j.ov > XJ_EPS; round++) {
-			double was = j.ov;
+		rc = setup(&j, J, q);
+		for (unsigned mode = 0; !rc && j.nx && mode <= 2 && j.ov > XJ_EPS; mode++)
+			for (unsigned round = 0; round < XJ_ROUNDS && j.ov > XJ_EPS; round++) {
+				double was = j.ov;
 
-			if (!sweep(&j) || j.ov > was - XJ_EPS)
-				break;
-		}
+				if (!sweep(&j, mode) || j.ov > was - XJ_EPS)
+					break;
+			}
 		if (!rc && j.nx) {
 			r->xjob_jobs++;
 			r->xjob_left += j.ov > XJ_EPS;
@@ -320,8 +660,9 @@ int rt_xjob_refine(struct rt *r)
 		free(j.load);
 		free(j.doff);
 		free(j.didx);
-		if (rc)
-			return rc;
 	}
-	return 0;
+	free(injob);
+	free(pb);
+	free(pb2);
+	return rc;
 }

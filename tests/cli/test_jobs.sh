@@ -7,9 +7,13 @@
 #      with --jobs it passes for every job, each at its ideal bandwidth;
 #   2. the fabric-wide bars are those of a run without jobs: no hard
 #      finding, shift max 1 in each zone, up-link spread 1 per class;
-#   3. a ring job and an unnamed job parse and route;
-#   4. bad jobs files: file:line:col errors, exit 2;
-#   5. determinism: the same run twice writes the same tables.
+#   3. the job across zones of seeds 2 and 3, and of seed 1 on the fabric
+#      cabled leaf to leaf, passes --strict (these need a leaf's up-links
+#      swapped, or a two-hop detour around an exit leaf's one inter-zone
+#      link), with the same fabric-wide bars;
+#   4. a ring job and an unnamed job parse and route;
+#   5. bad jobs files: file:line:col errors, exit 2;
+#   6. determinism: the same run twice writes the same tables.
 # Environment: FFROUTE, HFREDUCE_CHECK, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -65,7 +69,34 @@ for e in '[.findings | to_entries[] | select(.value.hard) | .value.count] | add 
 	fi
 done
 
-# ---- 3. a ring job and an unnamed job -------------------------------------------------
+# ---- 3. jobs across zones that a minimal, leaf-keeping refinement leaves slowed -----------
+for case in ff2-bridge-full:2 ff2-bridge-full:3 ff2-leaf2leaf-full:1; do
+	f=$top_srcdir/fabrics/${case%:*}.net sd=${case#*:} o=$TMP/x-${case%:*}-$sd
+	mkdir -p "$o"
+	"$FFROUTE" classify "$f" --nodes >"$o/nodes" 2>/dev/null
+	python3 "$top_srcdir/tests/lib/gen_jobs.py" "$o/nodes" "$o" --seed "$sd" >/dev/null
+	if ! "$FFROUTE" route "$f" -q -o "$o/r" --jobs "$o/jobs" 2>"$o/err"; then
+		not_ok "${case%:*} seed $sd: route --jobs" "$o/err"
+		continue
+	fi
+	if "$HC" --paths "$o/r" --job "hosts:$o/job0.hosts" --strict --summary --no-ring >"$o/hc" 2>&1; then
+		ok "${case%:*} seed $sd: job0 across zones passes --strict: $(grep -m1 'predicted' "$o/hc" | sed 's/;.*//')"
+	else
+		not_ok "${case%:*} seed $sd: job0 across zones --strict" "$o/hc"
+	fi
+	"$FFROUTE" check "$o/r" --json >"$o/c.json" 2>/dev/null
+	if jq -e '([.findings | to_entries[] | select(.value.hard) | .value.count] | add == 0) and
+		.metrics.shift_zone0_max == 1 and .metrics.shift_zone1_max == 1 and
+		.metrics.uplink_spread_compute <= 1 and .metrics.uplink_spread_storage <= 1 and
+		.metrics.nonminimal_routes_zone0 == 0 and .metrics.nonminimal_routes_zone1 == 0' \
+		"$o/c.json" >/dev/null; then
+		ok "${case%:*} seed $sd: no hard finding, shifts 1, spread <= 1, minimal inside zones ($(jq '.findings.non_minimal.count' "$o/c.json") detour routes between zones)"
+	else
+		not_ok "${case%:*} seed $sd: fabric-wide bars" "$o/c.json"
+	fi
+done
+
+# ---- 4. a ring job and an unnamed job -------------------------------------------------
 { head -20 "$TMP/j/job1.hosts"; echo "job r ring"; head -30 "$TMP/j/job2.hosts"; } >"$TMP/ring.jobs"
 if "$FFROUTE" route "$net" -q -o "$TMP/ring" --jobs "$TMP/ring.jobs" 2>"$TMP/ring.err"; then
 	ok "an unnamed job and a ring job route"
@@ -73,7 +104,7 @@ else
 	not_ok "ring / unnamed jobs" "$TMP/ring.err"
 fi
 
-# ---- 4. bad jobs files ---------------------------------------------------------------------
+# ---- 5. bad jobs files ---------------------------------------------------------------------
 bad() {	# bad TEXT WANT
 	printf '%b' "$1" >"$TMP/bad.jobs"
 	"$FFROUTE" route "$net" -q -o "$TMP/bad" --jobs "$TMP/bad.jobs" >/dev/null 2>"$TMP/bad.err"
@@ -87,7 +118,7 @@ bad 'job a\nnosuchhost\n' "bad.jobs:2:1: error: unknown host 'nosuchhost'"
 bad 'job a\ncn0001 cn0002\n' "bad.jobs:2:8: error: one host or GUID per line"
 bad 'job a\n0x1234\n' "bad.jobs:2:1: error: no CA with GUID 0x0000000000001234"
 
-# ---- 5. determinism -----------------------------------------------------------------------------
+# ---- 6. determinism -----------------------------------------------------------------------------
 "$FFROUTE" route "$net" -q -o "$TMP/again" --jobs "$TMP/j/jobs" 2>/dev/null
 if cmp -s "$TMP/jobs/opensm-lfts.dump" "$TMP/again/opensm-lfts.dump"; then ok "deterministic tables"
 else not_ok "the same jobs routed twice differ" /dev/null; fi

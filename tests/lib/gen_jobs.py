@@ -8,7 +8,8 @@
 # double binary tree crosses between them on few edges).  Writes
 # OUTDIR/jobN.hosts (one host name per line: hfreduce-check --job
 # hosts:FILE) and OUTDIR/jobs (all of them under "job jobN" lines: ffroute
-# route --jobs).  Deterministic for a seed.
+# route --jobs).  Hosts are named by their node GUIDs when descriptions
+# are not unique (unconfigured CAs).  Deterministic for a seed.
 import argparse
 import random
 import re
@@ -22,11 +23,15 @@ ap.add_argument('--max', type=int, default=256)
 ap.add_argument('--seed', type=int, default=1)
 a = ap.parse_args()
 
-zones = {}
+cas = []
 for line in open(a.nodes):
-    m = re.match(r"node 0x[0-9a-f]+ ca .* zone (-?\d+) .* role compute .*'(\S+)", line)
+    m = re.match(r"node (0x[0-9a-f]+) ca .* zone (-?\d+) .* role compute .*'(\S+)", line)
     if m:
-        zones.setdefault(int(m.group(1)), []).append(m.group(2))
+        cas.append((int(m.group(2)), m.group(3), m.group(1)))
+unique = len(set(c[1] for c in cas)) == len(cas)
+zones = {}
+for z, name, guid in cas:
+    zones.setdefault(z, []).append(name if unique else guid)
 rng = random.Random(a.seed)
 free = {z: sorted(set(h)) for z, h in zones.items() if z >= 0}
 for z in free:
