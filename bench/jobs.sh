@@ -60,19 +60,21 @@ awk -F"|" '{ n++; k = split($0, w, " "); a = w[k - 1]; b = w[k]
 		n, p0, p1, (s / n - 1) * 100, (exp(g / n) - 1) * 100 }' "$tmp/rows"
 
 # other cablings: per seed, how many jobs pass --strict without and with --jobs
-passes() {	# passes DIR JOBDIR: "P/N" over the jobs, the job across zones first
-	n=0 p=0 x=
+passes() {	# passes DIR JOBDIR: "P of N (job0: ...), mean % of ideal" over the jobs
+	n=0 p=0 x= sum=0
 	for f in "$2"/job*.hosts; do
 		n=$((n + 1))
-		if "$hc" --paths "$1" --job "hosts:$f" --strict --summary --no-ring >/dev/null 2>&1; then
+		if "$hc" --paths "$1" --job "hosts:$f" --strict --summary --no-ring >"$tmp/p.out" 2>&1; then
 			p=$((p + 1)); [ -n "$x" ] || x=pass
 		else [ -n "$x" ] || x=FAIL; fi
+		sum=$(sed -n 's/^  predicted: .* (\([0-9.]*\) %).*/\1/p' "$tmp/p.out" | head -1 |
+			awk -v s="$sum" '{ print s + $1 }')
 	done
-	echo "$p of $n (job0 across zones: $x)"
+	echo "$p of $n (job0 across zones: $x), $(awk -v s="$sum" -v n="$n" 'BEGIN { printf "%.1f", s / n }') %"
 }
 python3 "$top/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$tmp/foreign.topo"
 echo
-echo "| fabric | seed | without --jobs: jobs passing --strict | with --jobs | non-minimal routes with --jobs | shift max per zone with --jobs |"
+echo "| fabric | seed | without --jobs: jobs passing --strict, mean share of ideal bandwidth | with --jobs | non-minimal routes with --jobs | shift max / mean per zone with --jobs |"
 echo "|---|---|---|---|---|---|"
 for f in "$top/fabrics/ff2-leaf2leaf-full.net" "$tmp/foreign.topo"; do
 	name=$(basename "$f" | sed 's/\.net$//; s/^foreign.topo$/foreign ff2, full leaves (gen_foreign.py ff2 20 39 30 20 8 2 11)/')
@@ -84,6 +86,6 @@ for f in "$top/fabrics/ff2-leaf2leaf-full.net" "$tmp/foreign.topo"; do
 		"$ff" route "$f" -q -o "$tmp/o/r" --jobs "$tmp/o/jobs" 2>/dev/null
 		"$ff" check "$tmp/o/r" --json >"$tmp/o/c.json" 2>/dev/null || true
 		echo "| $name | $seed | $(passes "$tmp/o.plain" "$tmp/o") | $(passes "$tmp/o/r" "$tmp/o") |" \
-			"$(jq -r '"\(.findings.non_minimal.count // 0) | \(.metrics.shift_zone0_max), \(.metrics.shift_zone1_max)"' "$tmp/o/c.json") |"
+			"$(jq -r '"\(.findings.non_minimal.count // 0) | \(.metrics.shift_zone0_max) / \(.metrics.shift_zone0_mean * 1000 | round / 1000), \(.metrics.shift_zone1_max) / \(.metrics.shift_zone1_mean * 1000 | round / 1000)"' "$tmp/o/c.json") |"
 	done
 done
