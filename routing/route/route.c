@@ -525,10 +525,12 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	if (!rc && (rc = rt_route_all(&r, d, nd, &bad)) == -EINVAL)
 		snprintf(out->err, sizeof(out->err), "internal error: a switch has no "
 			 "next hop toward LID %u", bad);
-	if (!rc && o->shift_refine)	/* on the LFT entries: ghosts have none */
-		rc = rt_shift_refine(&r, d, drop_ghosts(d, nd, NULL));
-	if (!rc && o->jobs && c->nzones > 1)
-		rc = rt_xjob_refine(&r);
+	if (!rc && (o->shift_refine || o->jobs))
+		nd = drop_ghosts(d, nd, NULL);	/* on the LFT entries: ghosts have none */
+	if (!rc && o->shift_refine)
+		rc = rt_shift_refine(&r, d, nd);
+	if (!rc && o->jobs)
+		rc = rt_xjob_refine(&r, d, nd);
 	if (!rc && c->nsubtrees)
 		rc = rt_subtree_spread(&r);
 	if (!rc)
@@ -545,6 +547,10 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	if (!rc && r.xjob_jobs)
 		logf_(o, ROUTE_LOG_INFO, "jobs across zones: %u refined, %u with transfers still "
 		      "over a link's rate", r.xjob_jobs, r.xjob_left);
+	if (!rc && r.xjob_zswaps + r.xjob_inzone)
+		logf_(o, ROUTE_LOG_INFO, "jobs: %u leaf swaps inside zones (shifts within %.2f), %u "
+		      "job(s) inside one zone still over a link's rate", r.xjob_zswaps,
+		      RT_SHIFT_COST, r.xjob_inzone);
 	if (!rc && r.dbt_jobs_out)
 		logf_(o, ROUTE_LOG_INFO, "jobs: %u left out of a zone's digit search (more than "
 		      "its load-slot budget: the smallest go first)", r.dbt_jobs_out);

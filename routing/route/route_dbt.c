@@ -46,7 +46,7 @@
  * ramp-down at 3/4 of their rate); there the search keeps windows of
  * m - 1 (a shift loads a link twice at most), and its digits are taken
  * only if the shifts' mean of most loaded up-links stays within
- * DBT_SHIFT_COST of rank mod m's 1 (600 ranks under 20 spines: 1.10;
+ * RT_SHIFT_COST of rank mod m's 1 (600 ranks under 20 spines: 1.10;
  * 24 under 4: 1.35, so rank mod m stays and the tree keeps its overload).
  *
  * Jobs (route_opts.jobs: a scheduler's jobs file).  The transfers to
@@ -85,7 +85,6 @@
 
 #define DBT_EPS 1e-9
 #define DBT_ITERS 40000u	/* swaps tried per zone at most */
-#define DBT_SHIFT_COST 1.25	/* W = m dividing n: the shifts' mean the tree may cost (x) */
 #define DBT_MAX_RANKS 16384u	/* larger zones keep rank mod m (memory ~ 64 n log n bytes) */
 #define DBT_MAX_SLOTS (1u << 22)	/* (step, leaf, digit) load slots: 32 MiB; jobs beyond
 					 * it are left out, the smallest first */
@@ -698,8 +697,8 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 			rc = dbt_search(&z, bad, maxbad);
 		}
 		/* rank mod m loads every shift's links once: the tree may cost them
-		 * DBT_SHIFT_COST, no more (else rank mod m stays, overload and all) */
-		keep = !z.modm_free || shift_mean(&z) <= DBT_SHIFT_COST;
+		 * RT_SHIFT_COST, no more (else rank mod m stays, overload and all) */
+		keep = !z.modm_free || shift_mean(&z) <= RT_SHIFT_COST;
 	}
 	if (!rc) {
 		for (uint32_t i = lo; i < hi && keep; i++)

@@ -151,6 +151,8 @@ struct rt {
 	uint8_t *dbt_done;		/* [nzones] the digits were searched there (or NULL) */
 	uint32_t dbt_jobs_out;		/* jobs left out of a zone's search (slot budget) */
 	uint32_t xjob_jobs, xjob_left;	/* jobs across zones refined (route_xjob.c); with overload left */
+	uint32_t xjob_inzone;		/* jobs inside one zone with overload left */
+	uint32_t xjob_zswaps;		/* leaf swaps inside zones kept (route_jshift.c's bound) */
 	uint32_t shift_zones, shift_moved;	/* degraded zones refined for shifts; entries moved */
 };
 
@@ -300,8 +302,36 @@ uint32_t rt_job_xfers(const struct rt_job *j, uint32_t s, uint32_t *src, uint32_
 void rt_endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const uint32_t *dst,
 		       double *rate, double *cap, uint32_t *act);
 void rt_job_free(struct rt_job *j);
-/** rt_xjob_refine - the transfers between zones of the jobs, once routed (route_xjob.c) */
-int rt_xjob_refine(struct rt *r);
+/*
+ * What a zone's shift permutations may cost HFReduce's trees or the jobs
+ * (x rank mod m's 1, on average over the shifts): route_dbt.c's digits on
+ * full leaves, route_xjob.c's leaf swaps (route_jshift.c).
+ */
+#define RT_SHIFT_COST 1.25
+
+/** rt_xjob_refine - the jobs' transfers, once routed (route_xjob.c); @d: the present LIDs */
+int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd);
+
+/*
+ * The shift permutations of each two-level zone's compute destinations:
+ * per shift, the flows on each leaf's up-links and each spine's
+ * down-links, by the LFTs (route_jshift.c).
+ */
+struct rt_zshift;
+int rt_zshift_new(const struct rt *r, const struct rt_dest *d, uint32_t nd, struct rt_zshift **out);
+void rt_zshift_free(struct rt_zshift *zs);
+/** rt_zshift_pos - @lid's position in its zone's model, UINT32_MAX if not in one */
+uint32_t rt_zshift_pos(const struct rt_zshift *zs, uint32_t lid);
+/** rt_zshift_n - destinations of the zone leaf @sw is in (0: not in a model) */
+uint32_t rt_zshift_n(const struct rt_zshift *zs, uint32_t sw);
+/** rt_zshift_lid - the LID at position @pos (mod n) of leaf @sw's zone */
+uint32_t rt_zshift_lid(const struct rt_zshift *zs, uint32_t sw, uint32_t pos);
+/** rt_zshift_entry - leaf @s's entry toward @lid moves from port @from to @to: the flows moved */
+void rt_zshift_entry(struct rt_zshift *zs, uint32_t s, uint32_t lid, uint8_t from, uint8_t to);
+/** rt_zshift_sum - the zone's shifts' most loaded links, summed */
+uint64_t rt_zshift_sum(const struct rt_zshift *zs, uint32_t s);
+/** rt_zshift_ok - leaf @s's zone is modelled, its shifts within RT_SHIFT_COST, no link loaded 3 times */
+bool rt_zshift_ok(const struct rt_zshift *zs, uint32_t s);
 /** rt_dbt_digits - D-mod-K digits that keep HFReduce's tree contention-free (route_dbt.c) */
 int rt_dbt_digits(struct rt *r, struct rt_dest *d, uint32_t nd);
 /*

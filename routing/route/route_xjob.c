@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-2-Clause
 /*
- * route_xjob.c - the transfers of a job that spans zones, once every LID
- * is routed.
+ * route_xjob.c - the jobs' transfers, followed through the LFTs once every
+ * LID is routed: the overload the digit search could not remove.
  *
  * Why.  The digit search (route_dbt.c) keeps each zone's part of a job off
  * shared leaf up-links, but a transfer between zones goes up to a spine,
@@ -9,19 +9,20 @@
  * that each switch chose by load while routing.  Two of a job's
  * transfers then meet on a spine's link to an exit leaf, on a bridge's
  * link into the other zone, or on the link an in-zone destination of the
- * exit leaf is designated to.
+ * exit leaf is designated to.  And where the digits are forced (full
+ * leaves: route_jshift.c) or the search leaves overload, transfers inside
+ * a zone still meet on their leaf's up-links.
  *
- * What.  Per job with ranks in two zones: every transfer of every step of
- * its collective (rt_job_xfers, endpoint-limited rates), followed through
- * the LFTs; the load of each (step, channel).  Then, for a destination
- * that receives from another zone and a switch above the leaves (a spine,
- * a bridge) whose entry toward it carries an overloaded slot, the other
- * ports of that switch are tried: same direction, a peer in the same zone
- * (or zone-less as before), whose own route reaches the destination's
- * switch in as many hops.  A change is kept when the job's overload falls.
- *
- * When overload is left, two wider moves, each only where the narrower
- * one left it:
+ * What.  Per job: every transfer of every step of its collective
+ * (rt_job_xfers, endpoint-limited rates), followed through the LFTs; the
+ * load of each (step, channel).  For a job across zones, for a
+ * destination that receives from another zone and a switch above the
+ * leaves (a spine, a bridge) whose entry toward it carries an overloaded
+ * slot, the other ports of that switch are tried: same direction, a peer
+ * in the same zone (or zone-less as before), whose own route reaches the
+ * destination's switch in as many hops.  A change is kept when the job's
+ * overload falls.  Where overload is left, wider moves, each only where
+ * the narrower ones left it:
  *   swap    a leaf's up-link toward a destination in another zone is
  *           exchanged with that of a destination of the same class, the
  *           same zone and no job (per-class up-link counts unchanged, both
@@ -33,19 +34,29 @@
  *           destination's class) instead of over its one inter-zone link,
  *           the switches that forwarded it there re-pointed.  An exit
  *           leaf's single inter-zone link is otherwise forced: minimal
- *           paths into or out of it all take it.
+ *           paths into or out of it all take it;
+ *   zswap   (every job, transfers inside a zone) the source leaf's
+ *           up-link toward the destination exchanged with that of the
+ *           nearest destination in position order that is in no job and
+ *           leaves by an up-link with room, while the zone's shift
+ *           permutations stay within RT_SHIFT_COST on average and load no
+ *           link three times (route_jshift.c counts them); the swap that
+ *           removes the most overload per shift it loads twice wins.
  *
  * What is kept.  Every switch's route keeps its zone sequence and stays
  * up*down* inside each zone (so the SLs and VLs of route_sl.c still hold;
  * the verification checks it); routes stay minimal but for detours (two
- * hops, a soft finding); leaf entries move only by swap or detour, so
- * per-class up-link spread stays within 1 and shifts inside zones are
- * untouched; only destinations of a job that receive from another zone
- * move, at most once per (switch, destination) per sweep of the search.
+ * hops between zones, a soft finding); leaf entries move only by swaps
+ * (per-class up-link counts unchanged) or a detour onto a least-used
+ * up-link, so per-class spread stays within 1; shifts inside zones are
+ * untouched but by zswaps, within their bound; only destinations of jobs
+ * and their swap partners (in no job) move, at most once per (switch,
+ * destination) per sweep of the search.
  *
  * Cost: per job, O(steps x transfers x hops) to set up and per move
- * O(transfers into the destination x hops); a swap or detour tried costs
- * O(switches x hops) per port, plus one pass over the LIDs per leaf.
+ * O(transfers into the destination x hops); a move tried costs
+ * O(switches x hops), plus one pass over the LIDs per leaf (swap,
+ * detour) or over the zone's positions (zswap).
  */
 #include <errno.h>
 #include <math.h>
@@ -78,6 +89,10 @@ struct xj {
 	double ov;
 	const uint8_t *injob;	/* [nnodes]: a CA of some job */
 	struct xpath *pb, *pb2;	/* [nsw]: scratch, every switch's route before a move */
+	bool across;		/* the job has ranks in two zones */
+	struct rt_zshift *zs;	/* the zones' shifts (mode 3), or NULL */
+	uint64_t zsum;		/* the zone's shift load with the last move tried */
+	uint32_t zswaps;	/* leaf swaps kept inside zones */
 };
 
 /* A switch's route toward a LID: hops, down->up turns inside a zone, zone changes. */
@@ -199,7 +214,8 @@ static int setup(struct xj *j, const struct chk_jobs *J, uint32_t q)
 
 	for (uint32_t i = 1; i < n; i++)
 		across |= j->r->c->zone[v[i]] != j->r->c->zone[v[0]];
-	if (!across || n < 2)
+	j->across = across;
+	if (n < 2)
 		return 0;
 	if ((rc = rt_job_steps(&job))) {
 		rt_job_free(&job);
@@ -399,19 +415,38 @@ static void apply(const struct rt *r, struct move *m)
 	}
 }
 
-/* The job's overload with @m applied (then undone), INFINITY if a route of @ck breaks. */
+/* The shift model told of @m's entries, just applied or undone (apply() keeps the others in m->e). */
+static void zmodel(struct xj *j, const struct move *m)
+{
+	for (uint32_t i = 0; i < m->n; i++)
+		rt_zshift_entry(j->zs, m->sw[i], m->lid[i], m->e[i],
+				lft_get(j->r->out->lft, m->sw[i], m->lid[i]));
+}
+
+/*
+ * The job's overload with @m applied (then undone), INFINITY if a route of
+ * @ck breaks or, with a leaf @zl (else TOPO_NONE), the zone's shifts would
+ * cost more than RT_SHIFT_COST.
+ */
 static double trial(struct xj *j, struct move *m, uint32_t dst, const struct xcheck *ck,
-		    unsigned nck, unsigned slack)
+		    unsigned nck, unsigned slack, uint32_t zl)
 {
 	double ov = INFINITY;
 	bool ok = true;
 
 	apply(j->r, m);
+	if (zl != TOPO_NONE) {	/* the cheaper test first */
+		zmodel(j, m);
+		ok = rt_zshift_ok(j->zs, zl);
+		j->zsum = rt_zshift_sum(j->zs, zl);
+	}
 	for (unsigned k = 0; ok && k < nck; k++)
 		ok = still_valid(j->r, &ck[k], slack);
 	if (ok && rewalk(j, dst))
 		ov = j->ov;
 	apply(j->r, m);
+	if (zl != TOPO_NONE)
+		zmodel(j, m);
 	if (ok)
 		rewalk(j, dst);
 	return ov;
@@ -491,7 +526,7 @@ static bool try_swap(struct xj *j, uint32_t s, uint32_t dst)
 		paths_of(r, ck[1].dsw, part[e], j->pb2);
 		push(&m, s, lid, (uint8_t)e);
 		push(&m, s, part[e], e0);
-		keep(&m, trial(j, &m, dst, ck, 2, 0), &best, &bov);
+		keep(&m, trial(j, &m, dst, ck, 2, 0, TOPO_NONE), &best, &bov);
 	}
 	return commit(j, &best, dst);
 }
@@ -583,19 +618,87 @@ static bool try_detour(struct xj *j, uint32_t s, uint32_t dst)
 			       rt_zone(r, r->peer[q]) != rt_zone(r, r->peer[p0]))))
 			continue;
 		push(&m, s, lid, r->pnum[q]);
-		ov = trial(j, &m, dst, &ck, 1, XJ_DETOUR);
+		ov = trial(j, &m, dst, &ck, 1, XJ_DETOUR, TOPO_NONE);
 		if (ov == INFINITY && leaf && repoint(r, &m, s, dsw, lid, j->pb))
-			ov = trial(j, &m, dst, &ck, 1, XJ_DETOUR);
+			ov = trial(j, &m, dst, &ck, 1, XJ_DETOUR, TOPO_NONE);
 		keep(&m, ov, &best, &bov);
 	}
 	return commit(j, &best, dst);
 }
 
 /*
- * One sweep over the transfers between zones that meet an overloaded hop:
- * the switches on their path, in order.  @mode 0: the switches above the
- * leaves only, minimal moves (a leaf's hop, an exit leaf's one inter-zone
- * link above all, is moved from upstream); 1: leaves swap too; 2: detours.
+ * Leaf @s's up-link toward CA @dst of its own zone exchanged with that of
+ * the destination nearest it in position order (in no job, on another
+ * leaf, its route as long either way) that the leaf sends up another
+ * up-link with room for @x in its step, while the zone's shifts stay
+ * within RT_SHIFT_COST and load no link three times (route_jshift.c).
+ * True if one stayed.
+ */
+static bool try_zswap(struct xj *j, uint32_t s, const struct xfer *x)
+{
+	uint32_t dst = x->dst;
+	struct rt *r = j->r;
+	const struct topo *t = r->t;
+	uint32_t lid, dsw = ca_switch(t, dst, &lid), part[256] = { 0 }, p0, pd, n;
+	uint8_t e0 = lft_get(r->out->lft, s, lid);
+	uint64_t sum0 = rt_zshift_sum(j->zs, s);
+	struct move best = { 0 };
+	double bscore = 0, ov, score;
+
+	if (dsw == TOPO_NONE || dsw == s || r->c->zone[dst] != rt_zone(r, s) || e0 == 0 ||
+	    e0 == LFT_NONE || (pd = rt_zshift_pos(j->zs, lid)) == UINT32_MAX ||
+	    !(n = rt_zshift_n(j->zs, s)))
+		return false;
+	p0 = topo_port(t, rt_node(r, s), e0);
+	if (r->c->dir[p0] != CLS_DIR_UP)
+		return false;
+	for (uint32_t dd = 1; 2 * dd <= n; dd++)
+		for (unsigned sg = 0; sg < 2; sg++) {
+			uint32_t b = rt_zshift_lid(j->zs, s, sg ? pd + n - dd : pd + dd), node, q, bsw, h;
+			uint8_t e = lft_get(r->out->lft, s, b);
+
+			if (e == 0 || e == LFT_NONE || e == e0 || part[e] ||
+			    (node = lid_ca(t, b)) == TOPO_NONE || j->injob[node])
+				continue;
+			q = topo_port(t, rt_node(r, s), e);
+			if (r->c->dir[q] != CLS_DIR_UP || (bsw = lid_switch(t, b)) == s || bsw == TOPO_NONE ||
+			    j->load[(size_t)x->step * t->nports + q] + x->rate > 1.0 + XJ_EPS)
+				continue;	/* no room there for @x's transfer */
+			h = hops_to(r, r->peer[q], bsw, b, s);
+			if (h != UINT32_MAX && h == hops_to(r, r->peer[p0], bsw, b, s))
+				part[e] = b;
+		}
+	paths_of(r, dsw, lid, j->pb);
+	for (unsigned e = 1; e < 256; e++) {
+		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], lid_switch(t, part[e]), j->pb2 } };
+		struct move m = { 0 };
+
+		if (!part[e])
+			continue;
+		paths_of(r, ck[1].dsw, part[e], j->pb2);
+		push(&m, s, lid, (uint8_t)e);
+		push(&m, s, part[e], e0);
+		ov = trial(j, &m, dst, ck, 2, 0, s);
+		score = (j->ov - ov) / (1.0 + (double)(j->zsum - sum0));
+		if (ov < j->ov - XJ_EPS && score > bscore + XJ_EPS) {
+			bscore = score;	/* the most overload gone per shift loaded twice */
+			best = m;
+		}
+	}
+	if (!commit(j, &best, dst))
+		return false;
+	zmodel(j, &best);
+	j->zswaps++;
+	return true;
+}
+
+/*
+ * One sweep over the transfers that meet an overloaded hop: the switches
+ * on their path, in order.  Modes 0 to 2, transfers between zones: 0 the
+ * switches above the leaves only, minimal moves (a leaf's hop, an exit
+ * leaf's one inter-zone link above all, is moved from upstream); 1 leaves
+ * swap too; 2 detours.  Mode 3, transfers inside a zone: their source
+ * leaf swaps within the shifts' cost.
  */
 static bool sweep(struct xj *j, unsigned mode)
 {
@@ -605,9 +708,14 @@ static bool sweep(struct xj *j, unsigned mode)
 
 	for (uint32_t i = 0; i < j->nx && j->ov > XJ_EPS; i++) {
 		struct xfer *x = &j->x[i];
+		bool inzone = r->c->zone[x->src] == r->c->zone[x->dst];
 
-		if (r->c->zone[x->src] == r->c->zone[x->dst] || !overloaded(j, x))
+		if (inzone != (mode == 3) || !overloaded(j, x) || !x->nhop)
 			continue;
+		if (mode == 3) {
+			moved |= try_zswap(j, t->node_sw[t->port_node[x->hop[0]]], x);
+			continue;
+		}
 		for (uint32_t h = 0; h < x->nhop; h++) {
 			uint32_t s = t->node_sw[t->port_node[x->hop[h]]];
 			bool leaf = is_leaf(r, s);
@@ -633,34 +741,49 @@ static uint8_t *job_cas(const struct topo *t, const struct chk_jobs *J)
 	return in;
 }
 
-int rt_xjob_refine(struct rt *r)
+/* Sweeps of @mode while they lower the job's overload. */
+static void sweeps(struct xj *j, unsigned mode)
+{
+	for (unsigned round = 0; round < XJ_ROUNDS && j->ov > XJ_EPS; round++) {
+		double was = j->ov;
+
+		if (!sweep(j, mode) || j->ov > was - XJ_EPS)
+			break;
+	}
+}
+
+int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
 	const struct chk_jobs *J = r->o->jobs;
 	uint8_t *injob = J ? job_cas(r->t, J) : NULL;
 	struct xpath *pb = malloc(((size_t)r->nsw + 1) * sizeof(*pb));
 	struct xpath *pb2 = malloc(((size_t)r->nsw + 1) * sizeof(*pb2));
+	struct rt_zshift *zs = NULL;
 	int rc = J && (!injob || !pb || !pb2) ? -ENOMEM : 0;
 
 	for (uint32_t q = 0; !rc && J && q < J->n; q++) {
 		struct xj j = { .r = r, .injob = injob, .pb = pb, .pb2 = pb2 };
 
 		rc = setup(&j, J, q);
-		for (unsigned mode = 0; !rc && j.nx && mode <= 2 && j.ov > XJ_EPS; mode++)
-			for (unsigned round = 0; round < XJ_ROUNDS && j.ov > XJ_EPS; round++) {
-				double was = j.ov;
-
-				if (!sweep(&j, mode) || j.ov > was - XJ_EPS)
-					break;
-			}
+		for (unsigned mode = 0; !rc && j.nx && j.across && mode <= 2; mode++)
+			sweeps(&j, mode);
+		if (!rc && j.nx && j.ov > XJ_EPS && !zs)
+			rc = rt_zshift_new(r, d, nd, &zs);	/* built once, when first needed */
+		j.zs = zs;
+		if (!rc && j.nx && j.ov > XJ_EPS)
+			sweeps(&j, 3);
 		if (!rc && j.nx) {
-			r->xjob_jobs++;
-			r->xjob_left += j.ov > XJ_EPS;
+			r->xjob_jobs += j.across;
+			r->xjob_left += j.across && j.ov > XJ_EPS;
+			r->xjob_inzone += !j.across && j.ov > XJ_EPS;
+			r->xjob_zswaps += j.zswaps;
 		}
 		free(j.x);
 		free(j.load);
 		free(j.doff);
 		free(j.didx);
 	}
+	rt_zshift_free(zs);
 	free(injob);
 	free(pb);
 	free(pb2);

@@ -11,6 +11,10 @@
 #      cabled leaf to leaf, passes --strict (these need a leaf's up-links
 #      swapped, or a two-hop detour around an exit leaf's one inter-zone
 #      link), with the same fabric-wide bars;
+#   3b. full leaves (another generator's ff2: 20 compute HCAs under 20
+#      spines, seed 2): leaf swaps inside the zones lift the jobs' mean
+#      bandwidth and make some in-zone job pass that fails without
+#      --jobs, while each zone's shifts stay within mean 1.25, max 2;
 #   4. a ring job and an unnamed job parse and route;
 #   5. bad jobs files: file:line:col errors, exit 2;
 #   6. determinism: the same run twice writes the same tables.
@@ -95,6 +99,39 @@ for case in ff2-bridge-full:2 ff2-bridge-full:3 ff2-leaf2leaf-full:1; do
 		not_ok "${case%:*} seed $sd: fabric-wide bars" "$o/c.json"
 	fi
 done
+
+# ---- 3b. full leaves: in-zone jobs by leaf swaps, within the shifts' cost ---------------------
+o=$TMP/full
+mkdir -p "$o"
+python3 "$top_srcdir/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$o/f.topo"
+"$FFROUTE" classify "$o/f.topo" --nodes >"$o/nodes" 2>/dev/null
+python3 "$top_srcdir/tests/lib/gen_jobs.py" "$o/nodes" "$o" --seed 2 >/dev/null
+if "$FFROUTE" route "$o/f.topo" -q -o "$o/plain" 2>"$o/err" &&
+	"$FFROUTE" route "$o/f.topo" -q -o "$o/r" --jobs "$o/jobs" 2>"$o/err"; then
+	gain=0 sum0=0 sum1=0
+	for f in "$o"/job[1-9].hosts; do	# the jobs inside one zone
+		"$HC" --paths "$o/plain" --job "hosts:$f" --strict --summary --no-ring >"$o/a" 2>&1; a=$?
+		"$HC" --paths "$o/r" --job "hosts:$f" --strict --summary --no-ring >"$o/b" 2>&1; b=$?
+		[ $a != 0 ] && [ $b = 0 ] && gain=$((gain + 1))
+		sum0=$(sed -n 's/^  predicted: .* (\([0-9.]*\) %).*/\1/p' "$o/a" | awk -v s="$sum0" '{ print s + $1 }')
+		sum1=$(sed -n 's/^  predicted: .* (\([0-9.]*\) %).*/\1/p' "$o/b" | awk -v s="$sum1" '{ print s + $1 }')
+	done
+	if [ "$gain" -gt 0 ] && awk -v a="$sum0" -v b="$sum1" 'BEGIN { exit !(b > a + 5) }'; then
+		ok "full leaves: $gain in-zone job(s) pass only with --jobs; share of ideal summed $sum0 -> $sum1 %"
+	else
+		not_ok "full leaves: in-zone jobs not helped ($gain pass only with --jobs; $sum0 -> $sum1 %)" /dev/null
+	fi
+	"$FFROUTE" check "$o/r" --json >"$o/c.json" 2>/dev/null
+	if jq -e '([.findings | to_entries[] | select(.value.hard) | .value.count] | add == 0) and
+		.metrics.shift_zone0_max <= 2 and .metrics.shift_zone1_max <= 2 and
+		.metrics.shift_zone0_mean <= 1.25 and .metrics.shift_zone1_mean <= 1.25' "$o/c.json" >/dev/null; then
+		ok "full leaves: no hard finding; shifts per zone max $(jq '.metrics.shift_zone0_max' "$o/c.json"), mean $(jq '.metrics.shift_zone0_mean' "$o/c.json") and $(jq '.metrics.shift_zone1_mean' "$o/c.json") (bound 1.25)"
+	else
+		not_ok "full leaves: fabric-wide bars" "$o/c.json"
+	fi
+else
+	not_ok "full leaves: route" "$o/err"
+fi
 
 # ---- 4. a ring job and an unnamed job -------------------------------------------------
 { head -20 "$TMP/j/job1.hosts"; echo "job r ring"; head -30 "$TMP/j/job2.hosts"; } >"$TMP/ring.jobs"
