@@ -21,8 +21,9 @@
  * destination leaf) down-links, the spine being the one the source
  * leaf's entry toward the destination leads to.  Per shift, a histogram
  * of those counts gives its most loaded link.  Every shift up to 1,024
- * destinations, else 1,024 evenly spread (as route_dbt.c and check).
- * Parallel links between a leaf and a spine count as one (conservative).
+ * destinations (as check), else 1,024 evenly spread: the bound then holds
+ * on those (check samples 64 shifts there).  Parallel links between a
+ * leaf and a spine count as one (conservative).
  *
  * Cost: O(n x shifts) to build; a leaf entry moved, O(the leaf's hosts).
  */
@@ -76,7 +77,7 @@ static void count(struct zs_zone *z, uint32_t ki, uint8_t *v, int d)
 	z->kmax[ki] = m;
 }
 
-/* The spine index leaf @s's entry @e leads to, UINT32_MAX if none. */
+/* The index of the spine of leaf @s's zone its entry @e leads to, UINT32_MAX if none. */
 static uint32_t spine_of(const struct rt_zshift *zs, uint32_t s, uint8_t e)
 {
 	const struct rt *r = zs->r;
@@ -85,7 +86,7 @@ static uint32_t spine_of(const struct rt_zshift *zs, uint32_t s, uint8_t e)
 	if (e == 0 || e == LFT_NONE)
 		return UINT32_MAX;
 	w = r->peer[topo_port(r->t, rt_node(r, s), e)];
-	return w == TOPO_NONE ? UINT32_MAX : zs->sw_sp[w];
+	return w == TOPO_NONE || rt_zone(r, w) != rt_zone(r, s) ? UINT32_MAX : zs->sw_sp[w];
 }
 
 /* The flow of shift @ki into position @j, from its source, over spine @sp: @d = +1 / -1. */
@@ -200,27 +201,30 @@ static uint32_t keys(const struct rt *r, const struct rt_dest *d, uint32_t nd, c
 }
 
 /* Per zone: its spines' indices (sw_sp), @nsp[zone]; @top2[zone]: its highest level is 2. */
-static void spines(struct rt_zshift *zs, uint32_t *nsp, uint8_t *top2)
+static int spines(struct rt_zshift *zs, uint32_t *nsp, uint8_t *top2)
 {
 	const struct rt *r = zs->r;
 	uint8_t *high = calloc((size_t)r->c->nzones + 1, 1);
 
-	for (uint32_t s = 0; high && s < r->nsw; s++) {
+	if (!high)
+		return -ENOMEM;
+	for (uint32_t s = 0; s < r->nsw; s++) {
 		int16_t zn = rt_zone(r, s);
 		uint8_t lv = r->c->level[rt_node(r, s)];
 
 		if (zn >= 0 && lv > high[zn])
 			high[zn] = lv;
 	}
-	for (uint32_t s = 0; high && s < r->nsw; s++) {
+	for (uint32_t s = 0; s < r->nsw; s++) {
 		int16_t zn = rt_zone(r, s);
 
 		if (zn >= 0 && r->c->level[rt_node(r, s)] == 2)
 			zs->sw_sp[s] = nsp[zn]++;
 	}
-	for (uint32_t z = 0; high && z < r->c->nzones; z++)
+	for (uint32_t z = 0; z < r->c->nzones; z++)
 		top2[z] = high[z] == 2 && nsp[z] > 0;
 	free(high);
+	return 0;
 }
 
 int rt_zshift_new(const struct rt *r, const struct rt_dest *d, uint32_t nd, struct rt_zshift **out)
@@ -248,7 +252,10 @@ int rt_zshift_new(const struct rt *r, const struct rt_dest *d, uint32_t nd, stru
 		memset(zs->sw_leaf, 0xff, ((size_t)r->nsw + 1) * sizeof(*zs->sw_leaf));
 		memset(zs->sw_sp, 0xff, ((size_t)r->nsw + 1) * sizeof(*zs->sw_sp));
 		memset(zs->lid_pos, 0xff, ((size_t)r->t->max_lid + 1) * sizeof(*zs->lid_pos));
-		spines(zs, nsp, top2);
+		memset(zs->lid_zone, 0xff, ((size_t)r->t->max_lid + 1) * sizeof(*zs->lid_zone));
+		rc = spines(zs, nsp, top2);
+	}
+	if (!rc) {
 		n = keys(r, d, nd, top2, k);
 		for (uint32_t lo = 0, hi; !rc && lo < n && zs->nz < r->c->nzones; lo = hi) {
 			for (hi = lo + 1; hi < n && k[hi].zone == k[lo].zone; hi++)

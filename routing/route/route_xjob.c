@@ -49,9 +49,9 @@
  * hops between zones, a soft finding); leaf entries move only by swaps
  * (per-class up-link counts unchanged) or a detour onto a least-used
  * up-link, so per-class spread stays within 1; shifts inside zones are
- * untouched but by zswaps, within their bound; only destinations of jobs
- * and their swap partners (in no job) move, at most once per (switch,
- * destination) per sweep of the search.
+ * untouched but by zswaps, within their bound; only destinations of jobs,
+ * their swap partners (in no job) and the switches re-pointed for a
+ * detour move.
  *
  * Cost: per job, O(steps x transfers x hops) to set up and per move
  * O(transfers into the destination x hops); a move tried costs
@@ -201,7 +201,7 @@ static int index_dst(struct xj *j)
 	return 0;
 }
 
-/* The job's transfers between and inside zones, walked; 0 or -ENOMEM; n 0 if not across zones. */
+/* The job's transfers between and inside zones, walked; 0 or -ENOMEM (nx 0: no tree). */
 static int setup(struct xj *j, const struct chk_jobs *J, uint32_t q)
 {
 	const struct topo *t = j->r->t;
@@ -518,11 +518,12 @@ static bool try_swap(struct xj *j, uint32_t s, uint32_t dst)
 	}
 	paths_of(r, dsw, lid, j->pb);
 	for (unsigned e = 1; e < 256; e++) {
-		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], lid_switch(t, part[e]), j->pb2 } };
+		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], 0, j->pb2 } };
 		struct move m = { 0 };
 
 		if (!part[e])
 			continue;
+		ck[1].dsw = lid_switch(t, part[e]);
 		paths_of(r, ck[1].dsw, part[e], j->pb2);
 		push(&m, s, lid, (uint8_t)e);
 		push(&m, s, part[e], e0);
@@ -670,16 +671,17 @@ static bool try_zswap(struct xj *j, uint32_t s, const struct xfer *x)
 		}
 	paths_of(r, dsw, lid, j->pb);
 	for (unsigned e = 1; e < 256; e++) {
-		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], lid_switch(t, part[e]), j->pb2 } };
+		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], 0, j->pb2 } };
 		struct move m = { 0 };
 
 		if (!part[e])
 			continue;
+		ck[1].dsw = lid_switch(t, part[e]);
 		paths_of(r, ck[1].dsw, part[e], j->pb2);
 		push(&m, s, lid, (uint8_t)e);
 		push(&m, s, part[e], e0);
 		ov = trial(j, &m, dst, ck, 2, 0, s);
-		score = (j->ov - ov) / (1.0 + (double)(j->zsum - sum0));
+		score = (j->ov - ov) / (1.0 + fmax(0.0, (double)j->zsum - (double)sum0));
 		if (ov < j->ov - XJ_EPS && score > bscore + XJ_EPS) {
 			bscore = score;	/* the most overload gone per shift loaded twice */
 			best = m;
