@@ -49,6 +49,8 @@ struct ffr_state {
 	struct route_out out;
 	uint16_t sl_used;	/* SLs some route uses; the others are free for QoS */
 	uint32_t njobs;		/* jobs of the jobs file it was routed for */
+	struct chk_jobs jobs;	/* ... those jobs: a later pass re-routes the CAs of
+				 * the ones that changed (chk_jobs_changed()) */
 	uint64_t jobs_digest;	/* ... the file as written (0 none): a base serves
 				 * only passes with the same jobs file */
 	unsigned vl_limit;	/* the VLs it was routed within ... */
@@ -100,6 +102,7 @@ static void state_free(struct ffr_state *st)
 		return;
 	route_out_free(&st->out);
 	cls_free(&st->c);
+	chk_jobs_free(&st->jobs);
 	topo_free(st->t);
 	free(st);
 }
@@ -174,27 +177,49 @@ static bool vlarb_short(struct ffr_ctx *c, const struct ffr_state *st)
 }
 
 /*
- * The jobs of this pass (@jobs, when a jobs file is named and usable) and
- * the base, when it was routed for the same jobs file (its digits served
- * those jobs; other jobs: from scratch).
+ * The jobs of this pass (st->jobs, when a jobs file is named and usable)
+ * and the base.  When the jobs changed since the base, only the CAs of the
+ * jobs that changed (and idle ones the pass moves for them) take new
+ * routes (*@force, chk_jobs_changed()); every running job keeps its own.
  */
 static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_opts *o,
-			struct chk_jobs *jobs)
+			uint8_t **force)
 {
+	int n;
+
+	*force = NULL;
 	if (c->conf.jobs_path &&
-	    !ffr_jobs_load(c->osm, c->conf.jobs_path, st->t, jobs, &st->jobs_digest)) {
-		o->jobs = jobs;
-		st->njobs = jobs->n;
+	    !ffr_jobs_load(c->osm, c->conf.jobs_path, st->t, &st->jobs, &st->jobs_digest)) {
+		o->jobs = &st->jobs;
+		st->njobs = st->jobs.n;
 	}
 	if (c->base && !c->conf.incremental) {
 		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: incremental off in "
 			"ffroute.conf: routed from scratch\n", c->passes);
-	} else if (c->base && c->base->jobs_digest == st->jobs_digest) {
-		c->base_view = (struct route_base){ c->base->t, c->base->out.lft, &c->base->out };
-		o->base = &c->base_view;
-	} else if (c->base) {
-		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed: routed "
-			"from scratch\n", c->passes);
+		return;
+	}
+	if (!c->base)
+		return;
+	c->base_view = (struct route_base){ c->base->t, c->base->out.lft, &c->base->out };
+	o->base = &c->base_view;
+	if (c->base->jobs_digest == st->jobs_digest)
+		return;
+	*force = calloc((size_t)st->t->max_lid + 2, 1);
+	n = *force ? chk_jobs_changed(&c->base->jobs, c->base->t, &st->jobs, st->t, *force)
+		   : -ENOMEM;
+	if (n <= 0) {
+		free(*force);
+		*force = NULL;
+	}
+	if (n < 0) {
+		o->base = NULL;
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed (out "
+			"of memory comparing them): routed from scratch\n", c->passes);
+	} else if (n > 0) {
+		o->force_lids = *force;
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: %d job(s) changed: "
+			"their CAs (and idle ones the pass moves for them) take new routes, "
+			"every other LID keeps its own\n", c->passes, n);
 	}
 }
 
@@ -207,7 +232,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	char why[sizeof(st->vl_why)];
 	unsigned vls = ffr_osm_data_vls(c->osm, why, sizeof(why));
 	unsigned limit = ffr_conf_vl_limit(&c->conf);
-	struct chk_jobs jobs = { 0 };
+	uint8_t *force = NULL;
 	int rc;
 
 	if (!st) {
@@ -258,11 +283,11 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	}
 	o.slots = c->slots;
 	o.nslots = c->nslots;
-	pass_inputs(c, st, &o, &jobs);
+	pass_inputs(c, st, &o, &force);
 	o.log = log_core;
 	o.log_ctx = c;
 	rc = route_run(st->t, &st->c, &o, &st->out);
-	chk_jobs_free(&jobs);
+	free(force);
 	if (rc) {	/* logged by log_core */
 		if (o.vl_limit < limit)
 			OSM_LOG(&c->osm->log, OSM_LOG_ERROR, "ERR RE10: ffroute: routed within %u "

@@ -45,6 +45,7 @@ const char cmd_route_help[] =
 	"                      arbitration as opensm.conf's qos_vlarb_* lines\n"
 	"  ffroute.slots       where every CA is cabled: --previous of a later run\n"
 	"  ffroute.lftb        the tables, one byte per entry: --previous's base\n"
+	"  ffroute.jobs        with --jobs: the jobs routed for (node GUIDs)\n"
 	"\n"
 	"  -o, --output DIR    output directory (created if missing)\n"
 	"  -f, --format F      topology format (default: detected); also --topo-format\n"
@@ -61,8 +62,9 @@ const char cmd_route_help[] =
 	"                      1 = no layers)\n"
 	"      --jobs FILE     the running jobs (\"job NAME [dbt|ring]\" lines, each\n"
 	"                      followed by its hosts in rank order): each zone's\n"
-	"                      D-mod-K digits keep their collectives off shared links\n"
-	"                      (from scratch: --previous gives places, not a base)\n"
+	"                      D-mod-K digits keep their collectives off shared links;\n"
+	"                      with --previous, only the CAs of the jobs that changed\n"
+	"                      since (DIR/ffroute.jobs) take new routes\n"
 	"      --classes default|FILE  traffic classes on SLs and VLs of their own\n"
 	"                      (ffroute.conf's class lines; default: other,\n"
 	"                      collectives, storage, management); refused when\n"
@@ -441,9 +443,10 @@ static struct lft *load_base_lfts(const char *sub, const struct topo *t)
  * it wrote (it was its own base).  Its SLs go to @bo; without them this
  * pass's SLs stand for the base's.
  */
-static int load_base(const char *dir, struct route_base *b, struct route_out *bo)
+static int load_base(const char *dir, struct route_base *b, struct route_out *bo,
+		     struct chk_jobs *bjobs)
 {
-	char sub[4096], topo[4200];
+	char sub[4096], topo[4200], jobs[4200];
 	struct stat st;
 	struct topo *t;
 	struct lft *l;
@@ -465,7 +468,39 @@ static int load_base(const char *dir, struct route_base *b, struct route_out *bo
 		fprintf(stderr, "ffroute route: warning: %s: the base's SLs are not read; this "
 			"pass's stand for them\n", sub);
 	b->out = bo->sl ? bo : NULL;
+	snprintf(jobs, sizeof(jobs), "%s/ffroute.jobs", sub);	/* the jobs it was routed for */
+	if (!stat(jobs, &st) && cli_load_jobs(jobs, t, bjobs))
+		return -EINVAL;
 	return 0;
+}
+
+/*
+ * DIR/ffroute.jobs: the jobs this run was routed for (node GUIDs), for a
+ * later --previous DIR --jobs to tell which changed; removed without
+ * jobs.  @sub: "" for DIR, "/base" for the base kept there.
+ */
+static int write_jobs(const char *dir, const char *sub, const struct chk_jobs *j,
+		      const struct topo *t)
+{
+	char path[4200];
+	FILE *f;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s%s/ffroute.jobs", dir, sub);
+	if (!j || !j->n || !t) {
+		remove(path);
+		return 0;
+	}
+	if (!(f = fopen(path, "w"))) {
+		fprintf(stderr, "ffroute route: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	rc = chk_jobs_write(f, j, t);
+	if (fclose(f) && !rc)
+		rc = -errno;
+	if (rc)
+		fprintf(stderr, "ffroute route: %s: %s\n", path, strerror(-rc));
+	return rc;
 }
 
 static void free_base(struct route_base *b, struct route_out *bo)
@@ -491,6 +526,7 @@ static int write_base(const char *dir, const struct route_base *b, const struct 
 		{ "ffroute.lftb", w_bin, false },
 		{ "ffroute.sl", w_sl, true },
 		{ "opensm-lfts.dump", NULL, false },	/* an earlier version's: removed */
+		{ "ffroute.jobs", NULL, false },	/* write_jobs()'s, after this */
 	};
 	enum { NFILES = sizeof(files) / sizeof(files[0]) };
 	struct route_out bo = { .lft = (struct lft *)b->lft };
@@ -610,6 +646,33 @@ static void summary(const struct route_cli *o, const struct topo *t, const struc
 			"check` lists them)\n", (unsigned long long)ro->rate_findings);
 }
 
+/*
+ * With a base: the jobs that changed since it (chk_jobs_changed(), the
+ * base's DIR/ffroute.jobs against --jobs; none on either side is no
+ * job): their CAs' LIDs take this pass's routes (*@force), every other
+ * keeps the base's.  The same jobs: no *@force.  0 or -ENOMEM.
+ */
+static int jobs_changed(const struct route_cli *o, const struct chk_jobs *was,
+			const struct topo *tw, const struct chk_jobs *now, const struct topo *t,
+			uint8_t **force)
+{
+	int n;
+
+	if (!(*force = calloc((size_t)t->max_lid + 2, 1)))
+		return -ENOMEM;
+	n = chk_jobs_changed(was, tw, now, t, *force);
+	if (n < 0)
+		return n;
+	if (!n) {
+		free(*force);
+		*force = NULL;
+	} else if (o->verbose) {
+		fprintf(stderr, "ffroute route: %d job(s) changed since the base: their CAs "
+			"take this pass's routes, every other LID keeps the base's\n", n);
+	}
+	return 0;
+}
+
 int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct route_cli o;
@@ -618,7 +681,8 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	struct route_slot *prev = NULL;
 	struct route_base base = { 0 };
 	struct route_out base_out = { 0 };
-	struct chk_jobs jobs = { 0 };
+	struct chk_jobs jobs = { 0 }, bjobs = { 0 };
+	uint8_t *force = NULL;
 	struct topo *t;
 	struct cls c;
 	bool classified;
@@ -638,18 +702,17 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 			o.ro.vl_limit = 8;
 	}
 	if (o.previous && (cli_load_slots(o.previous, &prev, &o.ro.nslots) ||
-			   (!o.no_incremental && load_base(o.previous, &base, &base_out)))) {
+			   (!o.no_incremental && load_base(o.previous, &base, &base_out, &bjobs)))) {
 		free(prev);
 		free_base(&base, &base_out);
+		chk_jobs_free(&bjobs);
 		cls_overrides_free(&ov);
 		return CLI_ERROR;
 	}
 	o.ro.slots = prev;
-	if (base.t && !o.jobs)	/* a base's digits served the jobs of its own run */
-		o.ro.base = &base;
-	else if ((base.t || o.no_incremental) && o.verbose)
-		fprintf(stderr, "ffroute route: routed from scratch: %s\n", o.jobs ? "--jobs" :
-			"--no-incremental");
+	o.ro.base = base.t ? &base : NULL;
+	if (o.no_incremental && o.verbose)
+		fprintf(stderr, "ffroute route: routed from scratch: --no-incremental\n");
 	t = cli_load_topo(o.fabric, o.fmt, NULL);
 	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
 		if (rc == -ENOSPC)
@@ -670,14 +733,18 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	o.ro.log_ctx = &o.verbose;
 	if (o.roles)
 		warn_overrides(t, &ov, o.roles);
-	if (o.jobs && cli_load_jobs(o.jobs, t, &jobs)) {
+	if ((o.jobs && cli_load_jobs(o.jobs, t, &jobs)) ||
+	    (base.t && jobs_changed(&o, &bjobs, base.t, &jobs, t, &force))) {
 		topo_free(t);
 		cls_overrides_free(&ov);
 		free(prev);
 		free_base(&base, &base_out);
+		chk_jobs_free(&bjobs);
+		chk_jobs_free(&jobs);
 		return CLI_ERROR;
 	}
 	o.ro.jobs = o.jobs ? &jobs : NULL;
+	o.ro.force_lids = force;
 	classified = !(rc = cls_classify(t, &ov, &c));
 	if (rc) {
 		fprintf(stderr, "ffroute route: %s\n", strerror(-rc));
@@ -685,7 +752,10 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	} else if (route_run(t, &c, &o.ro, &ro)) {
 		rc = CLI_FINDINGS;	/* refused: the reason was logged */
 	} else {
-		rc = write_all(o.dir, t, &ro, o.ibroute) || write_base(o.dir, &base, &ro) ? CLI_ERROR : CLI_OK;
+		rc = write_all(o.dir, t, &ro, o.ibroute) || write_base(o.dir, &base, &ro) ||
+		     write_jobs(o.dir, "", o.ro.jobs, t) ||
+		     write_jobs(o.dir, "/base", ro.base_in_force ? &bjobs : NULL, base.t)
+			     ? CLI_ERROR : CLI_OK;
 		if (!rc)
 			summary(&o, t, &ro);
 		route_out_free(&ro);
@@ -693,6 +763,8 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	if (classified)
 		cls_free(&c);
 	chk_jobs_free(&jobs);
+	chk_jobs_free(&bjobs);
+	free(force);
 	topo_free(t);
 	cls_overrides_free(&ov);
 	free(prev);

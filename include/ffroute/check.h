@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <stddef.h>
 
@@ -54,6 +55,18 @@ struct chk_jobs {
 int chk_jobs_read(const char *buf, size_t len, const char *fname, const struct topo *t,
 		  unsigned flags, struct chk_jobs *jobs, struct diag_list *dl);
 void chk_jobs_free(struct chk_jobs *jobs);
+/** chk_jobs_write - @j as a jobs file (node GUIDs, the unnamed job first); 0 or -EIO */
+int chk_jobs_write(FILE *f, const struct chk_jobs *j, const struct topo *t);
+/**
+ * chk_jobs_changed - the jobs that differ between @was (on @tw) and @now
+ * (on @t), matched by name (CAs by node GUID, in order, and collective):
+ * every LID of the CAs of the jobs of @now that started or changed into
+ * @mark[max_lid + 1] (a job's CAs that left it, and those of a job that
+ * ended, are not marked: their routes stay valid).  Return: how many jobs
+ * changed (started, ended or changed), or -ENOMEM.
+ */
+int chk_jobs_changed(const struct chk_jobs *was, const struct topo *tw, const struct chk_jobs *now,
+		     const struct topo *t, uint8_t *mark);
 /**
  * chk_job_read - read a job file: host names or node/port GUIDs, one per
  * line, naming the CAs that run one job together (chk_jobs_read with one

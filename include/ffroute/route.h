@@ -108,6 +108,11 @@ struct route_opts {
 	const struct route_base *base;	/* when the fabric is this base minus something,
 					 * routes it did not break are kept (route_incr.c);
 					 * NULL: from scratch */
+	const uint8_t *force_lids;	/* [max_lid + 1], with base: the LIDs that take this
+					 * pass's routes though the base's are intact (the
+					 * CAs of the jobs that changed: chk_jobs_changed());
+					 * every other compute LID keeps the base's D-mod-K
+					 * digit (route_dbt.c); NULL: none */
 	const uint8_t *only_lids;	/* [max_lid + 1], route_run()'s own (a caller's is
 					 * ignored): route the LIDs marked, the ones the
 					 * fault broke (the pass is merged with the base,
@@ -132,6 +137,10 @@ struct route_out {
 				 * (the turn SL, or up after coming down) or takes the
 				 * rooted layer: the LIDs whose routes give vlx its
 				 * rows; NULL: unknown */
+	uint8_t *forced;	/* [max_lid + 1], a job change (route_opts.force_lids):
+				 * the LIDs that take this pass's routes, those
+				 * and the idle CAs (in no job) the pass moved for
+				 * the jobs that changed; NULL: none */
 	unsigned nvls;		/* data VLs used (1 = no VL layering), all classes */
 	struct chk_sl_classes tcs;	/* traffic classes: SL of each (class, layer SL) */
 	struct route_tclass tc[CHK_TC_MAX];	/* ... their definitions (opts.tc) */

@@ -287,3 +287,73 @@ int chk_job_read(const char *buf, size_t len, const char *fname, const struct to
 	chk_jobs_free(&j);
 	return 0;
 }
+
+int chk_jobs_write(FILE *f, const struct chk_jobs *j, const struct topo *t)
+{
+	for (uint32_t q = 0; q < j->n; q++) {
+		if (j->name[q][0])
+			fprintf(f, "job %s %s\n", j->name[q], j->coll[q] == CHK_COLL_RING ? "ring" : "dbt");
+		for (uint32_t i = j->off[q]; i < j->off[q + 1]; i++)
+			fprintf(f, "0x%016llx\n", (unsigned long long)t->node_guid[j->node[i]]);
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Every LID of CA node @n's ports on @t (their LMC ranges) into @mark. */
+static void mark_ca(const struct topo *t, uint32_t n, uint8_t *mark)
+{
+	if (n == TOPO_NONE)
+		return;		/* not on this fabric now */
+	for (uint32_t p = t->port_off[n]; p < t->port_off[n + 1]; p++)
+		for (uint32_t k = 0; t->port_lid[p] && k < (1u << t->port_lmc[p]); k++)
+			if (t->port_lid[p] + k <= t->max_lid)
+				mark[t->port_lid[p] + k] = 1;
+}
+
+/* Job @q of @a (on @ta) and job @r of @b (on @tb): the same CAs in the same order, same collective. */
+static bool same_job(const struct chk_jobs *a, const struct topo *ta, uint32_t q,
+		     const struct chk_jobs *b, const struct topo *tb, uint32_t r)
+{
+	uint32_t n = a->off[q + 1] - a->off[q];
+
+	if (a->coll[q] != b->coll[r] || n != b->off[r + 1] - b->off[r])
+		return false;
+	for (uint32_t i = 0; i < n; i++)
+		if (ta->node_guid[a->node[a->off[q] + i]] != tb->node_guid[b->node[b->off[r] + i]])
+			return false;
+	return true;
+}
+
+/* Job @q of @j (on @t): its CAs' LIDs into @mark. */
+static void mark_job(const struct chk_jobs *j, uint32_t q, const struct topo *t, uint8_t *mark)
+{
+	for (uint32_t i = j->off[q]; i < j->off[q + 1]; i++)
+		mark_ca(t, j->node[i], mark);
+}
+
+int chk_jobs_changed(const struct chk_jobs *was, const struct topo *tw, const struct chk_jobs *now,
+		     const struct topo *t, uint8_t *mark)
+{
+	uint8_t *matched = calloc((size_t)was->n + 1, 1);
+	int changed = 0;
+
+	if (!matched)
+		return -ENOMEM;
+	for (uint32_t r = 0; r < now->n; r++) {
+		uint32_t q = 0;
+
+		while (q < was->n && (matched[q] || strcmp(was->name[q], now->name[r])))
+			q++;
+		if (q < was->n) {
+			matched[q] = 1;
+			if (same_job(was, tw, q, now, t, r))
+				continue;
+		}
+		mark_job(now, r, t, mark);
+		changed++;
+	}
+	for (uint32_t q = 0; q < was->n; q++)
+		changed += !matched[q];	/* ended: its CAs keep their routes */
+	free(matched);
+	return changed;
+}

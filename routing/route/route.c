@@ -56,6 +56,8 @@ void route_out_free(struct route_out *out)
 	free(out->sl2vl);
 	free(out->turned);
 	out->turned = NULL;
+	free(out->forced);
+	out->forced = NULL;
 	chk_trace_free(out->trace);
 	out->trace = NULL;
 	chk_vlx_free(&out->vlx);
@@ -492,6 +494,12 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 
 	out->lft = lft_new(t->nswitches, t->max_lid);
 	rc = out->lft ? rt_sl_alloc(&r) : -ENOMEM;
+	if (!rc && o->force_lids && o->base) {	/* a job change: idle CAs moved join them */
+		if ((out->forced = malloc((size_t)t->max_lid + 1)))
+			memcpy(out->forced, o->force_lids, (size_t)t->max_lid + 1);
+		else
+			rc = -ENOMEM;
+	}
 	if (!rc)
 		rc = rt_up_groups(&r);
 	if (!rc)
@@ -551,6 +559,9 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		logf_(o, ROUTE_LOG_INFO, "jobs: %u leaf swaps inside zones (shifts within %.2f), %u "
 		      "job(s) inside one zone still over a link's rate", r.xjob_zswaps,
 		      RT_SHIFT_COST, r.xjob_inzone);
+	if (!rc && r.dbt_unread)
+		logf_(o, ROUTE_LOG_INFO, "jobs changed: %u compute digits not read off the base's "
+		      "tables (rank mod m)", r.dbt_unread);
 	if (!rc && r.dbt_jobs_out)
 		logf_(o, ROUTE_LOG_INFO, "jobs: %u left out of a zone's digit search (more than "
 		      "its load-slot budget: the smallest go first)", r.dbt_jobs_out);
@@ -707,13 +718,13 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	int rc;
 
 	out->max_link_routes = 0;
-	rc = rt_base_merge(t, c, o->base, out, false, only, &keep, &n);
+	rc = rt_base_merge(t, c, o->base, out, false, only, out->forced, &keep, &n);
 	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s); merging strictly", out->err);
 		strict = true;
 		out->max_link_routes = 0;
-		rc = rt_base_merge(t, c, o->base, out, true, only, &keep, &n);
+		rc = rt_base_merge(t, c, o->base, out, true, only, out->forced, &keep, &n);
 		if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
 				 "where intact fail the verification (%.160s)", out->err);
@@ -883,7 +894,8 @@ static uint8_t *broken_only(const struct topo *t, const struct cls *c, const str
 	uint8_t *need;
 
 	if (!bo || !bo->sl || !bo->sl_group || bo->single_order || bo->tcs.n || bo->rooted_lids ||
-	    o->ntc || o->jobs || c->nsubtrees || !(need = malloc((size_t)t->max_lid + 1)))
+	    o->ntc || o->jobs || o->force_lids || c->nsubtrees ||
+	    !(need = malloc((size_t)t->max_lid + 1)))
 		return NULL;	/* the rooted layer: its strict mode asks for every LID */
 	*nneed = rt_base_broken(t, o->base, need);
 	return need;

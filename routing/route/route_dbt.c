@@ -98,6 +98,8 @@ struct dbt {
 	uint32_t *leaf;		/* [n] compact leaf index of each rank */
 	uint32_t *lbeg;		/* [nleaf + 1] first rank of each leaf */
 	uint32_t *dig;		/* [n] current digit */
+	uint8_t *frozen;	/* [n] a job change: may not swap (base_digits()); NULL: none */
+	uint32_t *dig0;		/* [n] a job change: the base's digits */
 	uint32_t *eoff;		/* [n + 1] CSR: transfers into each rank ... */
 	uint32_t *ecell;	/* ... (step, source leaf) cell of each */
 	double *erate;		/* ... and its endpoint-limited rate */
@@ -193,6 +195,8 @@ void rt_endpoint_rates(uint32_t n, uint32_t k, const uint32_t *src, const uint32
 
 static void dbt_free(struct dbt *z)
 {
+	free(z->frozen);
+	free(z->dig0);
 	free(z->leaf);
 	free(z->lbeg);
 	free(z->dig);
@@ -426,10 +430,12 @@ static uint32_t pick_culprit(struct dbt *z, uint32_t slot)
 	uint32_t c = slot / z->m, v = slot % z->m, k = 0, pick;
 
 	for (uint32_t e = z->coff[c]; e < z->coff[c + 1]; e++)
-		k += z->dig[z->cdst[e]] == v;
+		k += z->dig[z->cdst[e]] == v && !(z->frozen && z->frozen[z->cdst[e]]);
+	if (!k)
+		return UINT32_MAX;
 	pick = ffr_rng_below(&z->rng, k);
 	for (uint32_t e = z->coff[c]; e < z->coff[c + 1]; e++)
-		if (z->dig[z->cdst[e]] == v && !pick--)
+		if (z->dig[z->cdst[e]] == v && !(z->frozen && z->frozen[z->cdst[e]]) && !pick--)
 			return z->cdst[e];
 	return UINT32_MAX;
 }
@@ -446,7 +452,8 @@ static uint32_t pick_partner(struct dbt *z, uint32_t i)
 	for (unsigned tries = 0; tries < 16; tries++) {
 		uint32_t c = lo + ffr_rng_below(&z->rng, span);
 
-		if (z->dig[c] != vi && window_ok(z, i, z->dig[c], c) && window_ok(z, c, vi, i))
+		if (z->dig[c] != vi && !(z->frozen && z->frozen[c]) && window_ok(z, i, z->dig[c], c) &&
+		    window_ok(z, c, vi, i))
 			return c;
 	}
 	return UINT32_MAX;
@@ -611,6 +618,80 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 	return 1;
 }
 
+/* [max_lid + 1]: the compute LIDs of CAs in no job (idle), NULL on ENOMEM. */
+static uint8_t *idle_lids(const struct rt *r)
+{
+	const struct topo *t = r->t;
+	const struct chk_jobs *J = r->o->jobs;
+	uint8_t *idle = malloc((size_t)t->max_lid + 1);
+
+	if (!idle)
+		return NULL;
+	memset(idle, 1, (size_t)t->max_lid + 1);
+	for (uint32_t i = 0; J && i < J->off[J->n]; i++)
+		for (uint32_t p = t->port_off[J->node[i]]; p < t->port_off[J->node[i] + 1]; p++)
+			for (uint32_t k = 0; t->port_lid[p] && k < (1u << t->port_lmc[p]); k++)
+				if (t->port_lid[p] + k <= t->max_lid)
+					idle[t->port_lid[p] + k] = 0;
+	return idle;
+}
+
+/*
+ * A job change (route_opts.force_lids, with a base): every compute
+ * destination's digit the base's, read off the base's LFT at another leaf
+ * of the zone (the up-switch its entry there leads to, rt_up_target());
+ * only the destinations of the jobs that changed and idle ones (@idle[lid]:
+ * in no job) may then swap, so every running job keeps its routes and the
+ * windows hold as they held in the base.
+ * How many digits could not be read (they keep rank mod m), or -ENOMEM.
+ */
+static int base_digits(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
+		       struct dbt *z, const uint8_t *idle)
+{
+	const struct route_base *b = r->o->base;
+	const struct topo *t = r->t;
+	uint32_t ref[2] = { TOPO_NONE, TOPO_NONE }, bref[2] = { TOPO_NONE, TOPO_NONE }, k = 0;
+	int miss = 0;
+
+	z->frozen = calloc((size_t)z->n + 1, 1);
+	z->dig0 = malloc(((size_t)z->n + 1) * sizeof(*z->dig0));
+	if (!z->frozen || !z->dig0 || !idle)
+		return -ENOMEM;
+	for (uint32_t i = lo; i < hi && ref[1] == TOPO_NONE; i++)	/* two leaves */
+		if (d[i].tc == CLS_TC_COMPUTE && ref[0] == TOPO_NONE)
+			ref[0] = d[i].attach;
+		else if (d[i].tc == CLS_TC_COMPUTE && d[i].attach != ref[0])
+			ref[1] = d[i].attach;
+	for (unsigned x = 0; x < 2 && ref[x] != TOPO_NONE; x++) {
+		uint32_t bn = topo_find_guid(b->t, t->node_guid[rt_node(r, ref[x])]);
+
+		bref[x] = bn == TOPO_NONE ? TOPO_NONE : b->t->node_sw[bn];
+	}
+	for (uint32_t i = lo; i < hi; i++) {
+		uint32_t x = d[i].attach == ref[0], v = z->m, nn;
+		uint8_t e;
+
+		if (d[i].tc != CLS_TC_COMPUTE)
+			continue;
+		z->frozen[k] = d[i].ghost || !(r->o->force_lids[d[i].lid] || idle[d[i].lid]);
+		e = d[i].ghost || bref[x] == TOPO_NONE ? 0 : lft_get(b->lft, bref[x], d[i].lid);
+		nn = rt_node(r, ref[x]);
+		if (e && e != LFT_NONE && e < t->port_off[nn + 1] - t->port_off[nn]) {
+			uint32_t w = r->peer[topo_port(t, nn, e)];
+
+			for (v = 0; v < z->m && rt_up_target(r, ref[x], v) != w; v++)
+				;
+		}
+		if (v < z->m)
+			z->dig[k] = v;
+		else
+			miss += !d[i].ghost;
+		z->dig0[k] = z->dig[k];
+		k++;
+	}
+	return miss;
+}
+
 /*
  * What the zone's digits serve: the given jobs with two ranks or more in
  * the zone (*@nj of them, into *@out), else HFReduce over every compute
@@ -666,22 +747,46 @@ static int zone_jobs(const struct rt *r, const struct rt_dest *d, uint32_t lo, u
 	return 0;
 }
 
+/* The digits into the ranks of the compute destinations d[lo..hi). */
+static void write_digits(const struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi,
+			 const struct dbt *z)
+{
+	for (uint32_t i = lo, k = 0; i < hi; i++)
+		if (d[i].tc == CLS_TC_COMPUTE) {
+			if (z->dig0 && z->dig[k] != z->dig0[k] && !d[i].ghost)
+				r->out->forced[d[i].lid] = 1;	/* an idle CA moved */
+			d[i].rank = d[i].rank / z->m * z->m + z->dig[k++];
+		}
+}
+
 /* Search one zone d[lo..hi); write the digits back into the ranks. */
 static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 {
 	struct dbt z;
 	struct rt_job *jobs = NULL;
-	uint32_t *bad = NULL, maxbad = 4096, k = 0, nj = 0, out = 0;
+	uint32_t *bad = NULL, maxbad = 4096, nj = 0, out = 0;
 	uint32_t nslot = (r->o->jobs ? r->o->jobs->n : 0) + 1;	/* zone_jobs' array */
 	bool keep = true;	/* the digits searched */
 	int rc;
 
 	memset(&z, 0, sizeof(z));
 	rc = dbt_job(r, d, lo, hi, &z);
+	if (rc == 1 && r->out->forced) {	/* a job change */
+		uint8_t *idle = idle_lids(r);
+		int miss = base_digits(r, d, lo, hi, &z, idle);
+
+		free(idle);
+		rc = miss < 0 ? miss : 1;
+		r->dbt_unread += miss > 0 ? (uint32_t)miss : 0;
+	}
 	if (rc == 1)
 		rc = zone_jobs(r, d, lo, hi, &z, &jobs, &nj);
 	else if (!rc)
 		goto out;
+	if (!rc && !nj && z.frozen) {	/* no job: the base's digits */
+		write_digits(r, d, lo, hi, &z);
+		goto out;
+	}
 	if (!rc && !nj)
 		goto out;	/* no job here and no tree digits: rank mod m */
 	if (!rc)
@@ -699,13 +804,16 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 		/* rank mod m loads every shift's links once: the tree may cost them
 		 * RT_SHIFT_COST, no more (else rank mod m stays, overload and all) */
 		keep = !z.modm_free || shift_mean(&z) <= RT_SHIFT_COST;
+		if (!keep && z.frozen) {	/* a job change: back to the base's */
+			memcpy(z.dig, z.dig0, (size_t)z.n * sizeof(*z.dig));
+			keep = true;
+		}
 	}
 	if (!rc) {
-		for (uint32_t i = lo; i < hi && keep; i++)
-			if (d[i].tc == CLS_TC_COMPUTE)
-				d[i].rank = d[i].rank / z.m * z.m + z.dig[k++];
 		int16_t zn = rt_zone(r, d[lo].attach);
 
+		if (keep)
+			write_digits(r, d, lo, hi, &z);
 		r->dbt_zones++;
 		r->dbt_left += z.ov > DBT_EPS || !keep;
 		if (keep && !r->dbt_done && !(r->dbt_done = calloc(r->c->nzones + 1, 1)))

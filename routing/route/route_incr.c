@@ -163,6 +163,8 @@ struct mg {
 					 * (lft_cols_get(), stride LFT_COLS) */
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
 					 * (rt_base_broken()); NULL: every LID */
+	const uint8_t *force;		/* [lid]: this pass's column though the base's is
+					 * intact (the jobs that changed); NULL: none */
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
 };
 
@@ -797,6 +799,10 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	unsigned tc = lid_class(t, m->c, lid);
 	uint32_t nd = 0;
 
+	if (m->force && m->force[lid]) {	/* a changed job's: this pass's column and SLs */
+		n->rerouted++;
+		return 0;
+	}
 	for (uint32_t s = 0; s < m->ns; s++) {
 		m->col[s] = m->bblk[(size_t)s * LFT_COLS + m->bk];
 		m->own[s] = m->oblk[(size_t)s * LFT_COLS + m->bk];
@@ -930,12 +936,12 @@ static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
  * shorter than the base's, which is still there).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, bool strict, const uint8_t *only,
+		  struct route_out *out, bool strict, const uint8_t *only, const uint8_t *force,
 		  struct rt_merge_keep *keep, struct rt_merge_count *n)
 {
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
 			.ngroups = out->sl ? out->ngroups : 0, .strict = strict, .keep = keep,
-			.only = only };
+			.only = only, .force = force };
 	size_t ns = m.ns;
 	int rc;
 

@@ -150,6 +150,7 @@ struct rt {
 	uint32_t dbt_zones, dbt_left;	/* zones whose digits were searched; with overload left */
 	uint8_t *dbt_done;		/* [nzones] the digits were searched there (or NULL) */
 	uint32_t dbt_jobs_out;		/* jobs left out of a zone's search (slot budget) */
+	uint32_t dbt_unread;		/* a job change: compute digits not read off the base */
 	uint32_t xjob_jobs, xjob_left;	/* jobs across zones refined (route_xjob.c); with overload left */
 	uint32_t xjob_inzone;		/* jobs inside one zone with overload left */
 	uint32_t xjob_zswaps;		/* leaf swaps inside zones kept (route_jshift.c's bound) */
@@ -217,10 +218,11 @@ struct rt_merge_keep {
  * strict: @keep's columns are put back first, and every switch's path is
  * then one routing's whole or plain up*down* (route_incr.c).  @only (NULL: all):
  * merge those LIDs, take the base's tables for the others (this pass routed
- * only @only); -EAGAIN if the base's SLs are unknown
+ * only @only); -EAGAIN if the base's SLs are unknown.  @force (NULL: none):
+ * those LIDs take this pass's columns whole
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, bool strict, const uint8_t *only,
+		  struct route_out *out, bool strict, const uint8_t *only, const uint8_t *force,
 		  struct rt_merge_keep *keep, struct rt_merge_count *n);
 void rt_merge_keep_free(struct rt_merge_keep *k);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */

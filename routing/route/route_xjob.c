@@ -467,6 +467,8 @@ static bool commit(struct xj *j, struct move *best, uint32_t dst)
 		return false;
 	apply(j->r, best);
 	rewalk(j, dst);
+	for (uint32_t i = 0; j->r->out->forced && i < best->n; i++)
+		j->r->out->forced[best->lid[i]] = 1;	/* a job change: this pass's routes */
 	return true;
 }
 
@@ -481,6 +483,13 @@ static uint32_t lid_ca(const struct topo *t, uint32_t lid)
 static uint8_t tclass(const struct rt *r, uint32_t ca)
 {
 	return (uint8_t)cls_tclass_of((enum cls_role)r->c->role[ca]);
+}
+
+/* CA @n (LID @lid) may be a swap partner: in no job (on a job change, commit() marks it moved). */
+static bool free_partner(const struct xj *j, uint32_t n, uint32_t lid)
+{
+	(void)lid;
+	return !j->injob[n];
 }
 
 /*
@@ -506,7 +515,7 @@ static bool try_swap(struct xj *j, uint32_t s, uint32_t dst)
 		uint8_t e = lft_get(r->out->lft, s, b);
 		uint32_t n = lid_ca(t, b), q, bsw, h;
 
-		if (e == 0 || e == LFT_NONE || e == e0 || part[e] || n == TOPO_NONE || j->injob[n] ||
+		if (e == 0 || e == LFT_NONE || e == e0 || part[e] || n == TOPO_NONE || !free_partner(j, n, b) ||
 		    r->c->zone[n] != r->c->zone[dst] || tclass(r, n) != tclass(r, dst))
 			continue;
 		q = topo_port(t, rt_node(r, s), e);
@@ -659,7 +668,7 @@ static bool try_zswap(struct xj *j, uint32_t s, const struct xfer *x)
 			uint8_t e = lft_get(r->out->lft, s, b);
 
 			if (e == 0 || e == LFT_NONE || e == e0 || part[e] ||
-			    (node = lid_ca(t, b)) == TOPO_NONE || j->injob[node])
+			    (node = lid_ca(t, b)) == TOPO_NONE || !free_partner(j, node, b))
 				continue;
 			q = topo_port(t, rt_node(r, s), e);
 			if (r->c->dir[q] != CLS_DIR_UP || (bsw = lid_switch(t, b)) == s || bsw == TOPO_NONE ||
@@ -754,6 +763,20 @@ static void sweeps(struct xj *j, unsigned mode)
 	}
 }
 
+/* A job change (route_opts.force_lids): job @q did not change (none of its LIDs is forced). */
+static bool unchanged_job(const struct rt *r, const struct chk_jobs *J, uint32_t q)
+{
+	const struct topo *t = r->t;
+
+	if (!r->out->forced)
+		return false;
+	for (uint32_t i = J->off[q]; i < J->off[q + 1]; i++)
+		for (uint32_t p = t->port_off[J->node[i]]; p < t->port_off[J->node[i] + 1]; p++)
+			if (t->port_lid[p] && r->o->force_lids[t->port_lid[p]])
+				return false;
+	return true;
+}
+
 int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
 	const struct chk_jobs *J = r->o->jobs;
@@ -766,6 +789,8 @@ int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
 	for (uint32_t q = 0; !rc && J && q < J->n; q++) {
 		struct xj j = { .r = r, .injob = injob, .pb = pb, .pb2 = pb2 };
 
+		if (unchanged_job(r, J, q))
+			continue;	/* a job change: this job's routes are the base's */
 		rc = setup(&j, J, q);
 		for (unsigned mode = 0; !rc && j.nx && j.across && mode <= 2; mode++)
 			sweeps(&j, mode);

@@ -15,6 +15,11 @@
 #      spines, seed 2): leaf swaps inside the zones lift the jobs' mean
 #      bandwidth and make some in-zone job pass that fails without
 #      --jobs, while each zone's shifts stay within mean 1.25, max 2;
+#   3c. a job change with --previous (ffroute.jobs of the earlier run):
+#      job2 starts on a base routed without it: no entry of the running
+#      jobs' CAs moves, every job passes --strict, no hard finding,
+#      shifts per zone within 2 and spread 1; it ends again: no entry
+#      moves at all;
 #   4. a ring job and an unnamed job parse and route;
 #   5. bad jobs files: file:line:col errors, exit 2;
 #   6. determinism: the same run twice writes the same tables.
@@ -131,6 +136,45 @@ if "$FFROUTE" route "$o/f.topo" -q -o "$o/plain" 2>"$o/err" &&
 	fi
 else
 	not_ok "full leaves: route" "$o/err"
+fi
+
+# ---- 3c. a job change: only the CAs of the jobs that changed move ------------------------------
+o=$TMP/change
+mkdir -p "$o"
+awk '/^job /{ skip = ($2 == "job2") } !skip' "$TMP/j/jobs" >"$o/minus2"
+"$FFROUTE" route "$net" -q -o "$o/base" --jobs "$o/minus2" 2>/dev/null && cp -r "$o/base" "$o/b0" ||
+	not_ok "job change: base" /dev/null
+if "$FFROUTE" route "$net" -v -o "$o/start" --previous "$o/b0" --jobs "$TMP/j/jobs" 2>"$o/err" &&
+	grep -q "1 job(s) changed since the base" "$o/err"; then
+	m=$(python3 "$top_srcdir/tests/lib/lft_moved.py" "$o/b0/opensm-lfts.dump" "$o/start/opensm-lfts.dump" \
+		"$TMP"/j/job[01345].hosts)
+	case $m in
+	*"of the hosts' LIDs 0") ok "job2 starts: $m (the running jobs' CAs)" ;;
+	*) not_ok "job2 starts: $m" /dev/null ;;
+	esac
+	fails=0
+	for f in "$TMP"/j/job*.hosts; do
+		"$HC" --paths "$o/start" --job "hosts:$f" --strict --summary --no-ring >/dev/null 2>&1 ||
+			fails=$((fails + 1))
+	done
+	[ $fails = 0 ] && ok "job2 starts: every job passes --strict" ||
+		not_ok "job2 starts: $fails of 6 jobs fail --strict" /dev/null
+	"$FFROUTE" check "$o/start" --json >"$o/c.json" 2>/dev/null
+	if jq -e '([.findings | to_entries[] | select(.value.hard) | .value.count] | add == 0) and
+		.metrics.shift_zone0_max <= 2 and .metrics.shift_zone1_max <= 2 and
+		.metrics.uplink_spread_compute <= 1' "$o/c.json" >/dev/null; then
+		ok "job2 starts: no hard finding, shifts per zone $(jq -c '[.metrics.shift_zone0_max, .metrics.shift_zone1_max]' "$o/c.json"), spread <= 1"
+	else
+		not_ok "job2 starts: fabric-wide bars" "$o/c.json"
+	fi
+	"$FFROUTE" route "$net" -q -o "$o/end" --previous "$o/start" --jobs "$o/minus2" 2>"$o/err"
+	m=$(python3 "$top_srcdir/tests/lib/lft_moved.py" "$o/start/opensm-lfts.dump" "$o/end/opensm-lfts.dump")
+	case $m in
+	"moved 0 of "*) ok "job2 ends: $m" ;;
+	*) not_ok "job2 ends: $m" "$o/err" ;;
+	esac
+else
+	not_ok "job change: route --previous --jobs" "$o/err"
 fi
 
 # ---- 4. a ring job and an unnamed job -------------------------------------------------

@@ -15,11 +15,13 @@
 #      kept), the live tables judged with every class's SLs have no hard
 #      finding, and each repair restores the tables of pass 1;
 #   4. the scheduler rewrites the jobs file and sends SIGHUP: the next
-#      heavy sweep routes for the new jobs (the tables then equal the
-#      offline run with the new file);
+#      heavy sweep routes for the new jobs, re-routing only the CAs of the
+#      jobs that changed (the tables then equal `ffroute route --previous`
+#      of the first file's run with the new file); the log says so;
 #   5. a bad jobs file: ERR RE08 names file:line:col, the pass routes as
-#      if no job ran (the tables of a run without jobs), OpenSM keeps
-#      ffroute's tables.
+#      if no job ran (every job ended: the tables of `ffroute route
+#      --previous` of step 4's run without jobs), OpenSM keeps ffroute's
+#      tables.
 # Every ibsim has its own IBSIM_SOCKNAME (tests/lib/sim.sh).  Exit 77
 # without ibsim/opensm, the plugin, jq or python3.
 set -u
@@ -38,9 +40,13 @@ python3 "$top_srcdir/tests/lib/gen_jobs.py" "$SIM_DIR/nodes" "$SIM_DIR/a" --jobs
 	--seed 2 >/dev/null || fail "gen_jobs"
 python3 "$top_srcdir/tests/lib/gen_jobs.py" "$SIM_DIR/nodes" "$SIM_DIR/b" --jobs 3 --min 4 --max 10 \
 	--seed 5 >/dev/null || fail "gen_jobs"
-for x in a b; do
-	"$FFROUTE" route "$net" -q -o "$SIM_DIR/off-$x" --jobs "$SIM_DIR/$x/jobs" || fail "offline route ($x)"
-done
+# a, then b after a (only the CAs of the jobs that changed take new routes),
+# then none after b; and without jobs from scratch
+"$FFROUTE" route "$net" -q -o "$SIM_DIR/off-a" --jobs "$SIM_DIR/a/jobs" || fail "offline route (a)"
+"$FFROUTE" route "$net" -q -o "$SIM_DIR/off-b" --previous "$SIM_DIR/off-a" --jobs "$SIM_DIR/b/jobs" ||
+	fail "offline route (b after a)"
+"$FFROUTE" route "$net" -q -o "$SIM_DIR/off-b-none" --previous "$SIM_DIR/off-b" ||
+	fail "offline route (none after b)"
 "$FFROUTE" route "$net" -q -o "$SIM_DIR/off-none" || fail "offline route (no jobs)"
 cp "$SIM_DIR/a/jobs" "$SIM_DIR/jobs.txt"
 printf 'jobs jobs.txt\nclass collectives sl 1\nclass storage sl 2 roles storage default\n' \
@@ -123,7 +129,8 @@ n=$(($(passes) + 1))
 kill -HUP "$osm"
 wait_pass $n
 same_as $n "$SIM_DIR/off-b" || fail "after SIGHUP the tables are not those of the new jobs: $(jq -c .diff.lft_entries_differ "$SIM_DIR/diff.json")"
-echo "ok: SIGHUP: pass $n routed for the rewritten jobs file"
+grep -q "ffroute: pass $n: [0-9]* job(s) changed: their CAs" "$log" || fail "pass $n did not say which jobs changed"
+echo "ok: SIGHUP: pass $n routed for the rewritten jobs file, only the changed jobs' CAs re-routed"
 
 # ---- 5. a bad jobs file ---------------------------------------------------------------------------
 printf 'job x\nnosuchhost\njob y tree\n' >"$SIM_DIR/jobs.txt"
@@ -133,7 +140,7 @@ wait_pass $n
 grep -q "ERR RE08: ffroute: $SIM_DIR/jobs.txt:3:7: error: the collective is dbt or ring" "$log" ||
 	fail "no file:line:col for the bad jobs file"
 grep -q "ffroute: pass $n: 0 job(s)" "$log" || fail "pass $n did not route without jobs"
-same_as $n "$SIM_DIR/off-none" || fail "a bad jobs file: the tables are not those without jobs"
+same_as $n "$SIM_DIR/off-b-none" || fail "a bad jobs file: the tables are not those without jobs"
 echo "ok: a bad jobs file: RE08 with file:line:col, routed as if no job ran"
 sim_opensm_stop
 sim_stop
