@@ -11,6 +11,9 @@
 # cablings: fabrics/ff2-leaf2leaf-full.net and another generator's
 # Fire-Flyer 2 with full leaves (tests/lib/gen_foreign.py ff2: 20 compute
 # HCAs under 20 spines, unconfigured descriptions, cabled leaf to leaf).
+# Then job changes: a job starts on a base routed without it (route
+# --previous) and ends again: entries moved, of the running jobs' CAs and
+# the rest, against routing from scratch.
 # Markdown on stdout (bench/jobs.md keeps the last one).
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -87,5 +90,36 @@ for f in "$top/fabrics/ff2-leaf2leaf-full.net" "$tmp/foreign.topo"; do
 		"$ff" check "$tmp/o/r" --json >"$tmp/o/c.json" 2>/dev/null || true
 		echo "| $name | $seed | $(passes "$tmp/o.plain" "$tmp/o") | $(passes "$tmp/o/r" "$tmp/o") |" \
 			"$(jq -r '"\(.findings.non_minimal.count // 0) | \(.metrics.shift_zone0_max) / \(.metrics.shift_zone0_mean * 1000 | round / 1000), \(.metrics.shift_zone1_max) / \(.metrics.shift_zone1_mean * 1000 | round / 1000)"' "$tmp/o/c.json") |"
+	done
+done
+
+# job changes: a job starts on a base routed without it (route --previous,
+# the base's ffroute.jobs), and ends again; entries moved against from scratch
+echo
+echo "| seed | event | entries moved: the running jobs' CAs | the job's and idle CAs' | jobs passing --strict | from scratch: the running jobs' CAs moved |"
+echo "|---|---|---|---|---|---|"
+for seed in ${SEEDS:-1 2 3}; do
+	for k in 0 2 4; do
+		o=$tmp/chg
+		rm -rf "$o"; mkdir -p "$o"
+		python3 "$top/tests/lib/gen_jobs.py" "$tmp/nodes" "$o" --seed "$seed" >/dev/null
+		awk -v k="job$k" '/^job /{ skip = ($2 == k) } !skip' "$o/jobs" >"$o/minus"
+		others=$(ls "$o"/job*.hosts | grep -v "/job$k.hosts")
+		"$ff" route "$net" -q -o "$o/base" --jobs "$o/minus" 2>/dev/null
+		"$ff" route "$net" -q -o "$o/start" --previous "$o/base" --jobs "$o/jobs" 2>/dev/null
+		"$ff" route "$net" -q -o "$o/scratch" --jobs "$o/jobs" 2>/dev/null
+		"$ff" route "$net" -q -o "$o/end" --previous "$o/start" --jobs "$o/minus" 2>/dev/null
+		# shellcheck disable=SC2086
+		run=$(python3 "$top/tests/lib/lft_moved.py" "$o/base/opensm-lfts.dump" "$o/start/opensm-lfts.dump" $others)
+		# shellcheck disable=SC2086
+		scr=$(python3 "$top/tests/lib/lft_moved.py" "$o/base/opensm-lfts.dump" "$o/scratch/opensm-lfts.dump" $others)
+		end=$(python3 "$top/tests/lib/lft_moved.py" "$o/start/opensm-lfts.dump" "$o/end/opensm-lfts.dump")
+		p=0
+		for f in "$o"/job*.hosts; do
+			"$hc" --paths "$o/start" --job "hosts:$f" --strict --summary --no-ring >/dev/null 2>&1 && p=$((p + 1))
+		done
+		a=${run##* } tot=$(echo "$run" | sed 's/moved \([0-9]*\) of.*/\1/')
+		echo "| $seed | job$k starts | $a | $((tot - a)) | $p of 6 | ${scr##* } |"
+		echo "| $seed | job$k ends | $(echo "$end" | sed 's/moved \([0-9]*\) of.*/\1/') (all) | | | |"
 	done
 done
