@@ -207,7 +207,7 @@ static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_op
 	*force = calloc((size_t)st->t->max_lid + 2, 1);
 	n = *force ? chk_jobs_changed(&c->base->jobs, c->base->t, &st->jobs, st->t, *force)
 		   : -ENOMEM;
-	if (n <= 0) {
+	if (n <= 0 || !memchr(*force, 1, (size_t)st->t->max_lid + 1)) {	/* only ended */
 		free(*force);
 		*force = NULL;
 	}
@@ -215,7 +215,7 @@ static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_op
 		o->base = NULL;
 		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: the jobs changed (out "
 			"of memory comparing them): routed from scratch\n", c->passes);
-	} else if (n > 0) {
+	} else if (*force) {
 		o->force_lids = *force;
 		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: %d job(s) changed: "
 			"their CAs (and idle ones the pass moves for them) take new routes, "

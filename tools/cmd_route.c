@@ -647,10 +647,11 @@ static void summary(const struct route_cli *o, const struct topo *t, const struc
 }
 
 /*
- * With a base: the jobs that changed since it (chk_jobs_changed(), the
- * base's DIR/ffroute.jobs against --jobs; none on either side is no
- * job): their CAs' LIDs take this pass's routes (*@force), every other
- * keeps the base's.  The same jobs: no *@force.  0 or -ENOMEM.
+ * With a base: the jobs that started or changed since it
+ * (chk_jobs_changed(), the base's DIR/ffroute.jobs against --jobs; none
+ * on either side is no job): their CAs' LIDs take this pass's routes
+ * (*@force), every other keeps the base's.  The same jobs, or only some
+ * ended: no *@force (the base's routes stay valid).  0 or -ENOMEM.
  */
 static int jobs_changed(const struct route_cli *o, const struct chk_jobs *was,
 			const struct topo *tw, const struct chk_jobs *now, const struct topo *t,
@@ -661,15 +662,14 @@ static int jobs_changed(const struct route_cli *o, const struct chk_jobs *was,
 	if (!(*force = calloc((size_t)t->max_lid + 2, 1)))
 		return -ENOMEM;
 	n = chk_jobs_changed(was, tw, now, t, *force);
-	if (n < 0)
-		return n;
-	if (!n) {
+	if (n <= 0 || !memchr(*force, 1, (size_t)t->max_lid + 1)) {	/* none, or only ended */
 		free(*force);
 		*force = NULL;
-	} else if (o->verbose) {
+		return n < 0 ? n : 0;
+	}
+	if (o->verbose)
 		fprintf(stderr, "ffroute route: %d job(s) changed since the base: their CAs "
 			"take this pass's routes, every other LID keeps the base's\n", n);
-	}
 	return 0;
 }
 
@@ -727,6 +727,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		cls_overrides_free(&ov);
 		free(prev);
 		free_base(&base, &base_out);
+		chk_jobs_free(&bjobs);
 		return CLI_ERROR;
 	}
 	o.ro.log = log_stderr;
@@ -741,6 +742,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		free_base(&base, &base_out);
 		chk_jobs_free(&bjobs);
 		chk_jobs_free(&jobs);
+		free(force);
 		return CLI_ERROR;
 	}
 	o.ro.jobs = o.jobs ? &jobs : NULL;

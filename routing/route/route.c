@@ -955,7 +955,7 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 int route_run(const struct topo *t, const struct cls *c, const struct route_opts *o,
 	      struct route_out *out)
 {
-	struct route_opts def, own;
+	struct route_opts def, own, scratch;
 	char why[sizeof(out->mode_why)] = "";
 	struct timespec t0, t1;
 	unsigned soft = 0;
@@ -972,8 +972,12 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		o = &def;
 	}
 	own = *o;
+	scratch = *o;
+	scratch.force_lids = NULL;	/* from scratch: no job change to confine */
 	if (o->base && o->verify)
 		sub = rt_base_subset(t, o->base, why, sizeof(why));
+	if (sub < 0)
+		own.force_lids = NULL;
 	if (sub >= 0) {
 		own.shift_refine = false;
 		rc = broken_pass(t, c, o, &own, out);
@@ -982,13 +986,15 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	}
 	if (rc && rc != -ENOMEM)
 		rc = run_once(t, c, &own, out, &soft);
-	if (!rc && sub >= 0 && !out->incremental) {
+	if (!rc && sub >= 0 && o->force_lids && !out->forced)	/* the single-order fallback */
+		snprintf(why, sizeof(why), "the jobs changed and one up*/down* order routed them");
+	else if (!rc && sub >= 0 && !out->incremental) {
 		out->base_in_force = sub == 1;
 		rc = incremental(t, c, o, out, soft, NULL);
 		if (rc == -EAGAIN) {	/* refused: from scratch */
 			memcpy(why, out->mode_why, sizeof(why));
 			route_out_free(out);
-			rc = run_once(t, c, o, out, &soft);
+			rc = run_once(t, c, &scratch, out, &soft);
 			out->base_in_force = sub == 1;
 		} else if (rc) {	/* out of memory: no half-merged tables */
 			route_out_free(out);

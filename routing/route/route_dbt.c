@@ -85,6 +85,7 @@
 
 #define DBT_EPS 1e-9
 #define DBT_ITERS 40000u	/* swaps tried per zone at most */
+#define DBT_REFS 4u		/* a job change: reference leaves read per zone (base_digits()) */
 #define DBT_MAX_RANKS 16384u	/* larger zones keep rank mod m (memory ~ 64 n log n bytes) */
 #define DBT_MAX_SLOTS (1u << 22)	/* (step, leaf, digit) load slots: 32 MiB; jobs beyond
 					 * it are left out, the smallest first */
@@ -636,10 +637,48 @@ static uint8_t *idle_lids(const struct rt *r)
 	return idle;
 }
 
+/* The digit of @lid as leaf @s's base entry leads (the up-switch rt_up_target() gives it), else @m. */
+static uint32_t base_digit(const struct rt *r, uint32_t s, uint32_t lid, uint32_t m)
+{
+	const struct route_base *b = r->o->base;
+	const struct topo *t = r->t;
+	uint32_t nn = rt_node(r, s), bn = topo_find_guid(b->t, t->node_guid[nn]), v = m, w;
+	uint8_t e;
+
+	if (bn == TOPO_NONE || b->t->node_sw[bn] == TOPO_NONE)
+		return m;
+	e = lft_get(b->lft, b->t->node_sw[bn], lid);
+	if (!e || e == LFT_NONE || e >= t->port_off[nn + 1] - t->port_off[nn])
+		return m;
+	w = r->peer[topo_port(t, nn, e)];
+	for (v = 0; v < m && rt_up_target(r, s, v) != w; v++)
+		;
+	return v;
+}
+
+/*
+ * @lid's digit in the base, read at up to three reference leaves other than
+ * its own (@own): the one two agree on, else the first read; @m if none.
+ * One leaf alone may mislead (its entry moved by a refinement of the base).
+ */
+static uint32_t voted_digit(const struct rt *r, const uint32_t *ref, uint32_t nref, uint32_t own,
+			    uint32_t lid, uint32_t m)
+{
+	uint32_t got[3], n = 0;
+
+	for (uint32_t x = 0; x < nref && n < 3; x++)
+		if (ref[x] != own && (got[n] = base_digit(r, ref[x], lid, m)) < m)
+			n++;
+	if (n == 3 && got[1] == got[2] && got[0] != got[1])
+		return got[1];
+	return n ? got[0] : m;
+}
+
 /*
  * A job change (route_opts.force_lids, with a base): every compute
- * destination's digit the base's, read off the base's LFT at another leaf
- * of the zone (the up-switch its entry there leads to, rt_up_target());
+ * destination's digit the base's, read off the base's LFT at other leaves
+ * of the zone (the up-switch their entries lead to, rt_up_target(): a
+ * vote of up to three leaves, whole up-groups first);
  * only the destinations of the jobs that changed and idle ones (@idle[lid]:
  * in no job) may then swap, so every running job keeps its routes and the
  * windows hold as they held in the base.
@@ -648,40 +687,31 @@ static uint8_t *idle_lids(const struct rt *r)
 static int base_digits(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
 		       struct dbt *z, const uint8_t *idle)
 {
-	const struct route_base *b = r->o->base;
-	const struct topo *t = r->t;
-	uint32_t ref[2] = { TOPO_NONE, TOPO_NONE }, bref[2] = { TOPO_NONE, TOPO_NONE }, k = 0;
+	uint32_t ref[DBT_REFS], nref = 0, k = 0;
 	int miss = 0;
 
 	z->frozen = calloc((size_t)z->n + 1, 1);
 	z->dig0 = malloc(((size_t)z->n + 1) * sizeof(*z->dig0));
 	if (!z->frozen || !z->dig0 || !idle)
 		return -ENOMEM;
-	for (uint32_t i = lo; i < hi && ref[1] == TOPO_NONE; i++)	/* two leaves */
-		if (d[i].tc == CLS_TC_COMPUTE && ref[0] == TOPO_NONE)
-			ref[0] = d[i].attach;
-		else if (d[i].tc == CLS_TC_COMPUTE && d[i].attach != ref[0])
-			ref[1] = d[i].attach;
-	for (unsigned x = 0; x < 2 && ref[x] != TOPO_NONE; x++) {
-		uint32_t bn = topo_find_guid(b->t, t->node_guid[rt_node(r, ref[x])]);
+	/* reference leaves: whole up-groups first (a hole's digit reads as its substitute's) */
+	for (unsigned pass = 0; pass < 2; pass++)
+		for (uint32_t i = lo; i < hi && nref < DBT_REFS; i++) {
+			uint32_t s = d[i].attach, x = 0;
 
-		bref[x] = bn == TOPO_NONE ? TOPO_NONE : b->t->node_sw[bn];
-	}
+			while (x < nref && ref[x] != s)
+				x++;
+			if (d[i].tc == CLS_TC_COMPUTE && x == nref &&
+			    (pass || r->upg_nr[s] == r->upg_off[s + 1] - r->upg_off[s]))
+				ref[nref++] = s;
+		}
 	for (uint32_t i = lo; i < hi; i++) {
-		uint32_t x = d[i].attach == ref[0], v = z->m, nn;
-		uint8_t e;
+		uint32_t v;
 
 		if (d[i].tc != CLS_TC_COMPUTE)
 			continue;
 		z->frozen[k] = d[i].ghost || !(r->o->force_lids[d[i].lid] || idle[d[i].lid]);
-		e = d[i].ghost || bref[x] == TOPO_NONE ? 0 : lft_get(b->lft, bref[x], d[i].lid);
-		nn = rt_node(r, ref[x]);
-		if (e && e != LFT_NONE && e < t->port_off[nn + 1] - t->port_off[nn]) {
-			uint32_t w = r->peer[topo_port(t, nn, e)];
-
-			for (v = 0; v < z->m && rt_up_target(r, ref[x], v) != w; v++)
-				;
-		}
+		v = d[i].ghost ? z->m : voted_digit(r, ref, nref, d[i].attach, d[i].lid, z->m);
 		if (v < z->m)
 			z->dig[k] = v;
 		else
