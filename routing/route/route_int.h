@@ -311,6 +311,18 @@ void rt_job_free(struct rt_job *j);
  */
 #define RT_SHIFT_COST 1.25
 
+/**
+ * rt_destinations - every routable LID in position order, ranked per
+ * class, ghosts (remembered places, lid 0) included; *@nd of them, NULL
+ * on ENOMEM (route_order.c)
+ */
+struct rt_dest *rt_destinations(const struct topo *t, const struct cls *c,
+				const struct route_opts *o, uint32_t *nd);
+/** rt_drop_ghosts - keep the present destinations (and, with @only[lid], the marked) in order; their count */
+uint32_t rt_drop_ghosts(struct rt_dest *d, uint32_t nd, const uint8_t *only);
+/** rt_forced_first - destinations whose load is forced first, the rest in position order; 0 or -ENOMEM */
+int rt_forced_first(const struct rt *r, struct rt_dest *d, uint32_t nd);
+
 /** rt_xjob_refine - the jobs' transfers, once routed (route_xjob.c); @d: the present LIDs */
 int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd);
 
