@@ -193,6 +193,7 @@ static void rt_free(struct rt *r)
 	rt_scratch_free(r);
 	rt_exits_free(r);
 	free(r->dbt_done);
+	free(r->dig_moved);
 	free(r->upg_off);
 	free(r->upg);
 	free(r->upg_alt);
@@ -274,7 +275,9 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	out->lft = lft_new(t->nswitches, t->max_lid);
 	rc = out->lft ? rt_sl_alloc(&r) : -ENOMEM;
 	if (!rc && o->force_lids && o->base) {	/* a job change: idle CAs moved join them */
-		if ((out->forced = malloc((size_t)t->max_lid + 1)))
+		out->forced = malloc((size_t)t->max_lid + 1);
+		r.dig_moved = calloc((size_t)t->max_lid + 1, 1);
+		if (out->forced && r.dig_moved)
 			memcpy(out->forced, o->force_lids, (size_t)t->max_lid + 1);
 		else
 			rc = -ENOMEM;

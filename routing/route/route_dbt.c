@@ -657,6 +657,35 @@ static uint32_t base_digit(const struct rt *r, uint32_t s, uint32_t lid, uint32_
 }
 
 /*
+ * A CA's base entries are its digit's at every leaf of the zone d[lo..hi)
+ * (no swap of the base's ties it to another CA there): its digit may then
+ * move, its new column whole, without breaking a leaf's counts.
+ */
+static bool plain(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
+		  uint32_t lid, uint32_t v)
+{
+	const struct route_base *b = r->o->base;
+	const struct topo *t = r->t;
+	uint32_t own = r->t->node_sw[t->port_node[t->port_remote[t->lid_port[lid]]]];
+
+	for (uint32_t i = lo, prev = TOPO_NONE; i < hi; i++) {
+		uint32_t s = d[i].attach, nn, bn;
+		uint8_t e;
+
+		if (s == prev || s == own || d[i].tc != CLS_TC_COMPUTE)
+			continue;
+		prev = s;
+		nn = rt_node(r, s);
+		bn = topo_find_guid(b->t, t->node_guid[nn]);
+		e = bn == TOPO_NONE ? LFT_NONE : lft_get(b->lft, b->t->node_sw[bn], lid);
+		if (e && e != LFT_NONE && e < t->port_off[nn + 1] - t->port_off[nn] &&
+		    r->peer[topo_port(t, nn, e)] != rt_up_target(r, s, v))
+			return false;
+	}
+	return true;
+}
+
+/*
  * @lid's digit in the base, read at up to three reference leaves other than
  * its own (@own): the one two agree on, else the first read; @m if none.
  * One leaf alone may mislead (its entry moved by a refinement of the base).
@@ -680,8 +709,9 @@ static uint32_t voted_digit(const struct rt *r, const uint32_t *ref, uint32_t nr
  * of the zone (the up-switch their entries lead to, rt_up_target(): a
  * vote of up to three leaves, whole up-groups first);
  * only the destinations of the jobs that changed and idle ones (@idle[lid]:
- * in no job) may then swap, so every running job keeps its routes and the
- * windows hold as they held in the base.
+ * in no job) may then swap, and only those whose base entries are plain
+ * (plain()), so every running job keeps its routes and the windows hold
+ * as they held in the base.
  * How many digits could not be read (they keep rank mod m), or -ENOMEM.
  */
 static int base_digits(const struct rt *r, const struct rt_dest *d, uint32_t lo, uint32_t hi,
@@ -710,8 +740,9 @@ static int base_digits(const struct rt *r, const struct rt_dest *d, uint32_t lo,
 
 		if (d[i].tc != CLS_TC_COMPUTE)
 			continue;
-		z->frozen[k] = d[i].ghost || !(r->o->force_lids[d[i].lid] || idle[d[i].lid]);
 		v = d[i].ghost ? z->m : voted_digit(r, ref, nref, d[i].attach, d[i].lid, z->m);
+		z->frozen[k] = d[i].ghost || !(r->o->force_lids[d[i].lid] || idle[d[i].lid]) ||
+			       v >= z->m || !plain(r, d, lo, hi, d[i].lid, v);
 		if (v < z->m)
 			z->dig[k] = v;
 		else
@@ -783,8 +814,8 @@ static void write_digits(const struct rt *r, struct rt_dest *d, uint32_t lo, uin
 {
 	for (uint32_t i = lo, k = 0; i < hi; i++)
 		if (d[i].tc == CLS_TC_COMPUTE) {
-			if (z->dig0 && z->dig[k] != z->dig0[k] && !d[i].ghost)
-				r->out->forced[d[i].lid] = 1;	/* an idle CA moved */
+			if (z->dig0 && z->dig[k] != z->dig0[k] && !d[i].ghost)	/* it moves */
+				r->out->forced[d[i].lid] = r->dig_moved[d[i].lid] = 1;
 			d[i].rank = d[i].rank / z->m * z->m + z->dig[k++];
 		}
 }
@@ -813,7 +844,11 @@ static int dbt_zone(struct rt *r, struct rt_dest *d, uint32_t lo, uint32_t hi)
 		rc = zone_jobs(r, d, lo, hi, &z, &jobs, &nj);
 	else if (!rc)
 		goto out;
-	if (!rc && !nj && z.frozen) {	/* no job: the base's digits */
+	/* a job change on full leaves: the digits are forced, and the base's
+	 * leaf swaps (which the digit model does not see) hold the shifts'
+	 * budget; only route_xjob.c's swaps, judged on the tables, may spend
+	 * it: the base's digits */
+	if (!rc && (!nj || z.inleaf) && z.frozen) {
 		write_digits(r, d, lo, hi, &z);
 		goto out;
 	}

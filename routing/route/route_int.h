@@ -151,6 +151,8 @@ struct rt {
 	uint8_t *dbt_done;		/* [nzones] the digits were searched there (or NULL) */
 	uint32_t dbt_jobs_out;		/* jobs left out of a zone's search (slot budget) */
 	uint32_t dbt_unread;		/* a job change: compute digits not read off the base */
+	uint8_t *dig_moved;		/* [max_lid + 1], a job change: the digit differs from
+					 * the base's (route_dbt.c); else NULL */
 	uint32_t xjob_jobs, xjob_left;	/* jobs across zones refined (route_xjob.c); with overload left */
 	uint32_t xjob_inzone;		/* jobs inside one zone with overload left */
 	uint32_t xjob_zswaps;		/* leaf swaps inside zones kept (route_jshift.c's bound) */

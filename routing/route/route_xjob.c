@@ -777,6 +777,35 @@ static bool unchanged_job(const struct rt *r, const struct chk_jobs *J, uint32_t
 	return true;
 }
 
+/*
+ * A job change (route_out.forced): every LID whose digit did not move takes
+ * the base's entries wherever they still lead to a cabled port: as the
+ * merge leaves the others, and with the base's swaps for the changed jobs'
+ * CAs, so the jobs' moves start from the installed tables and the zone
+ * shift model judges them.
+ */
+static void base_tables(struct rt *r)
+{
+	const struct route_base *b = r->o->base;
+	const struct topo *t = r->t;
+
+	for (uint32_t s = 0; s < r->nsw; s++) {
+		uint32_t nn = rt_node(r, s), bn = topo_find_guid(b->t, t->node_guid[nn]);
+		uint32_t np = t->port_off[nn + 1] - t->port_off[nn];
+
+		if (bn == TOPO_NONE || b->t->node_sw[bn] == TOPO_NONE)
+			continue;
+		for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+			uint8_t e = lft_get(b->lft, b->t->node_sw[bn], lid);
+
+			if (r->dig_moved[lid] || t->lid_port[lid] == TOPO_NONE || e == LFT_NONE ||
+			    e >= np || (e && t->port_remote[topo_port(t, nn, e)] == TOPO_NONE))
+				continue;
+			lft_set(r->out->lft, s, lid, e);
+		}
+	}
+}
+
 int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
 {
 	const struct chk_jobs *J = r->o->jobs;
@@ -786,6 +815,8 @@ int rt_xjob_refine(struct rt *r, const struct rt_dest *d, uint32_t nd)
 	struct rt_zshift *zs = NULL;
 	int rc = J && (!injob || !pb || !pb2) ? -ENOMEM : 0;
 
+	if (!rc && r->out->forced)
+		base_tables(r);
 	for (uint32_t q = 0; !rc && J && q < J->n; q++) {
 		struct xj j = { .r = r, .injob = injob, .pb = pb, .pb2 = pb2 };
 

@@ -14,7 +14,9 @@
 #   3b. full leaves (another generator's ff2: 20 compute HCAs under 20
 #      spines, seed 2): leaf swaps inside the zones lift the jobs' mean
 #      bandwidth and make some in-zone job pass that fails without
-#      --jobs, while each zone's shifts stay within mean 1.25, max 2;
+#      --jobs, while each zone's shifts stay within mean 1.25, max 2; a
+#      job starting there on a base without it keeps spread 1 and those
+#      shift bounds (the base's leaf swaps stay whole);
 #   3c. a job change with --previous (ffroute.jobs of the earlier run):
 #      job2 starts on a base routed without it: no entry of the running
 #      jobs' CAs moves, every job passes --strict, no hard finding,
@@ -133,6 +135,19 @@ if "$FFROUTE" route "$o/f.topo" -q -o "$o/plain" 2>"$o/err" &&
 		ok "full leaves: no hard finding; shifts per zone max $(jq '.metrics.shift_zone0_max' "$o/c.json"), mean $(jq '.metrics.shift_zone0_mean' "$o/c.json") and $(jq '.metrics.shift_zone1_mean' "$o/c.json") (bound 1.25)"
 	else
 		not_ok "full leaves: fabric-wide bars" "$o/c.json"
+	fi
+	# a job starting there: the base's swaps stay whole (spread, shifts)
+	awk '/^job /{ skip = ($2 == "job3") } !skip' "$o/jobs" >"$o/minus3"
+	if "$FFROUTE" route "$o/f.topo" -q -o "$o/b3" --jobs "$o/minus3" 2>"$o/err" &&
+		"$FFROUTE" route "$o/f.topo" -q -o "$o/s3" --previous "$o/b3" --jobs "$o/jobs" 2>"$o/err" &&
+		"$FFROUTE" check "$o/s3" --json >"$o/c3.json" 2>/dev/null &&
+		jq -e '([.findings | to_entries[] | select(.value.hard) | .value.count] | add == 0) and
+		.metrics.uplink_spread_compute <= 1 and .metrics.shift_zone0_max <= 2 and
+		.metrics.shift_zone1_max <= 2 and .metrics.shift_zone0_mean <= 1.25 and
+		.metrics.shift_zone1_mean <= 1.25' "$o/c3.json" >/dev/null; then
+		ok "full leaves: job3 starts on a base without it: spread $(jq '.metrics.uplink_spread_compute' "$o/c3.json"), shifts within 1.25 / 2"
+	else
+		not_ok "full leaves: job3 starts: bars" "$o/c3.json"
 	fi
 else
 	not_ok "full leaves: route" "$o/err"
