@@ -57,6 +57,8 @@ int chk_jobs_read(const char *buf, size_t len, const char *fname, const struct t
 void chk_jobs_free(struct chk_jobs *jobs);
 /** chk_jobs_write - @j as a jobs file (node GUIDs, the unnamed job first); 0 or -EIO */
 int chk_jobs_write(FILE *f, const struct chk_jobs *j, const struct topo *t);
+/** chk_jobs_lids - every LID of every job's CAs on @t into @mark[max_lid + 1] */
+void chk_jobs_lids(const struct chk_jobs *j, const struct topo *t, uint8_t *mark);
 /**
  * chk_jobs_changed - the jobs that differ between @was (on @tw) and @now
  * (on @t), matched by name (CAs by node GUID, in order, and collective):

@@ -331,6 +331,12 @@ static void mark_job(const struct chk_jobs *j, uint32_t q, const struct topo *t,
 		mark_ca(t, j->node[i], mark);
 }
 
+void chk_jobs_lids(const struct chk_jobs *j, const struct topo *t, uint8_t *mark)
+{
+	for (uint32_t q = 0; j && q < j->n; q++)
+		mark_job(j, q, t, mark);
+}
+
 int chk_jobs_changed(const struct chk_jobs *was, const struct topo *tw, const struct chk_jobs *now,
 		     const struct topo *t, uint8_t *mark)
 {

@@ -622,18 +622,13 @@ static int dbt_job(const struct rt *r, const struct rt_dest *d, uint32_t lo, uin
 /* [max_lid + 1]: the compute LIDs of CAs in no job (idle), NULL on ENOMEM. */
 static uint8_t *idle_lids(const struct rt *r)
 {
-	const struct topo *t = r->t;
-	const struct chk_jobs *J = r->o->jobs;
-	uint8_t *idle = malloc((size_t)t->max_lid + 1);
+	uint8_t *idle = calloc((size_t)r->t->max_lid + 1, 1);
 
 	if (!idle)
 		return NULL;
-	memset(idle, 1, (size_t)t->max_lid + 1);
-	for (uint32_t i = 0; J && i < J->off[J->n]; i++)
-		for (uint32_t p = t->port_off[J->node[i]]; p < t->port_off[J->node[i] + 1]; p++)
-			for (uint32_t k = 0; t->port_lid[p] && k < (1u << t->port_lmc[p]); k++)
-				if (t->port_lid[p] + k <= t->max_lid)
-					idle[t->port_lid[p] + k] = 0;
+	chk_jobs_lids(r->o->jobs, r->t, idle);	/* in a job: 1 */
+	for (uint32_t lid = 0; lid <= r->t->max_lid; lid++)
+		idle[lid] ^= 1;
 	return idle;
 }
 

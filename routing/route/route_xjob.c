@@ -475,9 +475,9 @@ static bool commit(struct xj *j, struct move *best, uint32_t dst)
 /* A CA LID's node, or TOPO_NONE (a switch's, or none). */
 static uint32_t lid_ca(const struct topo *t, uint32_t lid)
 {
-	uint32_t p = t->lid_port[lid];
+	uint32_t n = topo_lid_node(t, lid);
 
-	return p == TOPO_NONE || topo_is_switch(t, t->port_node[p]) ? TOPO_NONE : t->port_node[p];
+	return n == TOPO_NONE || topo_is_switch(t, n) ? TOPO_NONE : n;
 }
 
 static uint8_t tclass(const struct rt *r, uint32_t ca)
@@ -493,6 +493,46 @@ static bool free_partner(const struct xj *j, uint32_t n, uint32_t lid)
 }
 
 /*
+ * Leaf @s's entry toward CA @dst (LID @lid, port @e0) exchanged with that
+ * of each partner @part[e] (leaving by port e), every switch's routes to
+ * both as long as before; with a zone shift model (@zl = @s, else
+ * TOPO_NONE) within its bound.  The exchange that removes the most
+ * overload per shift it loads twice (without a model: the most overload)
+ * into @best; false if none lowers it.
+ */
+static bool best_exchange(struct xj *j, uint32_t s, uint32_t dst, uint32_t lid, uint8_t e0,
+			  const uint32_t part[256], uint32_t zl, struct move *best)
+{
+	const struct topo *t = j->r->t;
+	uint32_t dsw = lid_switch(t, lid);
+	uint64_t sum0 = zl != TOPO_NONE ? rt_zshift_sum(j->zs, zl) : 0;
+	double bscore = 0;
+
+	paths_of(j->r, dsw, lid, j->pb);
+	for (unsigned e = 1; e < 256; e++) {
+		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], 0, j->pb2 } };
+		struct move m = { 0 };
+		double ov, cost = 0, score;
+
+		if (!part[e])
+			continue;
+		ck[1].dsw = lid_switch(t, part[e]);
+		paths_of(j->r, ck[1].dsw, part[e], j->pb2);
+		push(&m, s, lid, (uint8_t)e);
+		push(&m, s, part[e], e0);
+		ov = trial(j, &m, dst, ck, 2, 0, zl);
+		if (zl != TOPO_NONE)
+			cost = fmax(0.0, (double)j->zsum - (double)sum0);
+		score = (j->ov - ov) / (1.0 + cost);
+		if (ov < j->ov - XJ_EPS && score > bscore + XJ_EPS) {
+			bscore = score;
+			*best = m;
+		}
+	}
+	return best->n > 0;
+}
+
+/*
  * Leaf @s's up-link toward CA @dst of another zone, exchanged with that
  * of a destination of the same class and zone in no job whose route is as
  * long either way (the first such LID per up-link).  True if one stayed.
@@ -504,7 +544,6 @@ static bool try_swap(struct xj *j, uint32_t s, uint32_t dst)
 	uint32_t lid, dsw = ca_switch(t, dst, &lid), part[256] = { 0 }, p0;
 	uint8_t e0 = lft_get(r->out->lft, s, lid);
 	struct move best = { 0 };
-	double bov = j->ov;
 
 	if (dsw == TOPO_NONE || r->c->zone[dst] == rt_zone(r, s) || e0 == 0 || e0 == LFT_NONE)
 		return false;
@@ -525,20 +564,7 @@ static bool try_swap(struct xj *j, uint32_t s, uint32_t dst)
 		if (h != UINT32_MAX && h == hops_to(r, r->peer[p0], bsw, b, s))
 			part[e] = b;
 	}
-	paths_of(r, dsw, lid, j->pb);
-	for (unsigned e = 1; e < 256; e++) {
-		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], 0, j->pb2 } };
-		struct move m = { 0 };
-
-		if (!part[e])
-			continue;
-		ck[1].dsw = lid_switch(t, part[e]);
-		paths_of(r, ck[1].dsw, part[e], j->pb2);
-		push(&m, s, lid, (uint8_t)e);
-		push(&m, s, part[e], e0);
-		keep(&m, trial(j, &m, dst, ck, 2, 0, TOPO_NONE), &best, &bov);
-	}
-	return commit(j, &best, dst);
+	return best_exchange(j, s, dst, lid, e0, part, TOPO_NONE, &best) && commit(j, &best, dst);
 }
 
 /* Routes of class @tc over each of leaf @s's up-links (by port number); their least. */
@@ -651,9 +677,7 @@ static bool try_zswap(struct xj *j, uint32_t s, const struct xfer *x)
 	const struct topo *t = r->t;
 	uint32_t lid, dsw = ca_switch(t, dst, &lid), part[256] = { 0 }, p0, pd, n;
 	uint8_t e0 = lft_get(r->out->lft, s, lid);
-	uint64_t sum0 = rt_zshift_sum(j->zs, s);
 	struct move best = { 0 };
-	double bscore = 0, ov, score;
 
 	if (dsw == TOPO_NONE || dsw == s || r->c->zone[dst] != rt_zone(r, s) || e0 == 0 ||
 	    e0 == LFT_NONE || (pd = rt_zshift_pos(j->zs, lid)) == UINT32_MAX ||
@@ -678,25 +702,7 @@ static bool try_zswap(struct xj *j, uint32_t s, const struct xfer *x)
 			if (h != UINT32_MAX && h == hops_to(r, r->peer[p0], bsw, b, s))
 				part[e] = b;
 		}
-	paths_of(r, dsw, lid, j->pb);
-	for (unsigned e = 1; e < 256; e++) {
-		struct xcheck ck[2] = { { lid, dsw, j->pb }, { part[e], 0, j->pb2 } };
-		struct move m = { 0 };
-
-		if (!part[e])
-			continue;
-		ck[1].dsw = lid_switch(t, part[e]);
-		paths_of(r, ck[1].dsw, part[e], j->pb2);
-		push(&m, s, lid, (uint8_t)e);
-		push(&m, s, part[e], e0);
-		ov = trial(j, &m, dst, ck, 2, 0, s);
-		score = (j->ov - ov) / (1.0 + fmax(0.0, (double)j->zsum - (double)sum0));
-		if (ov < j->ov - XJ_EPS && score > bscore + XJ_EPS) {
-			bscore = score;	/* the most overload gone per shift loaded twice */
-			best = m;
-		}
-	}
-	if (!commit(j, &best, dst))
+	if (!best_exchange(j, s, dst, lid, e0, part, s, &best) || !commit(j, &best, dst))
 		return false;
 	zmodel(j, &best);
 	j->zswaps++;
