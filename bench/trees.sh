@@ -2,13 +2,18 @@
 # bench/trees.sh [BUILDDIR] - trees without pods and SuperPOD-style trees
 # (issue 26), as another generator writes them (tests/lib/gen_foreign.py:
 # random GUIDs, port numbers and file order): the fabrics of
-# tests/data/foreign and two larger ones generated here (1,024 HCAs under
+# tests/data/foreign and four larger ones generated here (1,024 HCAs under
 # 64 ToRs and two directors; a SuperPOD-style tree of 4 units x 32 hosts x
-# 8 rails with SHARP on every switch).  One OpenSM 3.3.23 sweep under ibsim
+# 8 rails with SHARP on every switch; and the sizes issue 26 measured:
+# 2,304 HCAs under 144 ToRs and two directors of 16 line and 16 fabric
+# ASICs, and a SuperPOD-style tree of 16 units x 32 hosts x 8 rails, 10
+# spines per rail with 2 links from each leaf, 4,406 CAs with SHARP and
+# management; those exceed ibsim's default limits and run with the ones
+# their .net header asks for, sim_net_limits).  One OpenSM 3.3.23 sweep under ibsim
 # per engine (dfsssp, nue, ffroute through the plugin), `ffroute check`
 # of the tables OpenSM dumped (4,096 EBB bisections), and ffroute offline
 # with and without its shift refinement.  Writes bench/trees.md.
-# About 10 minutes on 2 cores.  Needs jq, ibsim, opensm.
+# About 20 minutes on 2 cores.  Needs jq, ibsim, opensm.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -22,6 +27,8 @@ SIM_OSM_TIMEOUT=${SIM_OSM_TIMEOUT:-600}
 gen=$top/tests/lib/gen_foreign.py
 python3 "$gen" directors 64 16 2 16 8 3 >"$SIM_DIR/directors-1024.topo"
 python3 "$gen" superpod 4 32 8 4 8 8 2 5 >"$SIM_DIR/superpod-1024.topo"
+python3 "$gen" directors 144 16 2 36 16 3 >"$SIM_DIR/directors-2304.topo"
+python3 "$gen" superpod 16 32 8 10 2 8 4 7 >"$SIM_DIR/superpod-4096.topo"
 
 # row FABRIC HOW SECONDS CHECK.json: one table row
 row() {
@@ -42,7 +49,8 @@ row() {
 	echo "| fabric | engine | time (s) | hard | credit loops CA / switch | non-minimal routes | link max | shift max | shift mean | LB | LB sp | EBB |"
 	echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$out"
-for f in directors directors-hetero superpod-small superpod-hetero directors-1024 superpod-1024; do
+for f in directors directors-hetero superpod-small superpod-hetero directors-1024 superpod-1024 \
+	directors-2304 superpod-4096; do
 	topo=$top/tests/data/foreign/$f.topo
 	[ -f "$topo" ] || topo=$SIM_DIR/$f.topo
 	net=$SIM_DIR/$f.net

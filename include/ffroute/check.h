@@ -160,6 +160,7 @@ struct chk_mincut {
 	uint32_t nl;
 	uint32_t *idx;		/* [nswitches] leaf index, or TOPO_NONE */
 	uint16_t *toward, *dist;	/* [nl * nl] */
+	uint32_t *cnt;		/* [nl * nl] chk_mincut_bound()'s counts, zero between calls */
 };
 /** chk_mincut_build - the counts for @leaves[0..nl) (distinct switch ordinals); 0 or -ENOMEM */
 int chk_mincut_build(const struct topo *t, const uint32_t *leaves, uint32_t nl, struct chk_mincut *m);
@@ -167,9 +168,10 @@ void chk_mincut_free(struct chk_mincut *m);
 /**
  * chk_mincut_bound - the most flows one link carries under any routing on
  * shortest paths, by the cuts, for flows given as (leaf index << 32 | leaf
- * index) @pairs[0..n) (sorted in place); 0 when nothing was built.
+ * index) @pairs[0..n); 0 when nothing was built.  O(n): @m's counts
+ * are scratch, so one chk_mincut serves one thread.
  */
-uint32_t chk_mincut_bound(const struct chk_mincut *m, uint64_t *pairs, uint32_t n);
+uint32_t chk_mincut_bound(struct chk_mincut *m, const uint64_t *pairs, uint32_t n);
 
 /** chk_node_ep - the first endpoint port of CA @node (a job's rank); false if none */
 bool chk_node_ep(const struct topo *t, const struct cls *c, uint32_t node, struct chk_ep *e);

@@ -204,12 +204,20 @@ sim_bench_start() {
 	sim_plugin_env "$1/opensm/.libs"
 }
 
+# sim_net_limits NET: the ibsim options a .net file written by ffroute asks
+# for in its header ("# run as: ibsim -N ... -S ... -P ...") when it exceeds
+# ibsim's default limits; nothing otherwise
+sim_net_limits() {
+	sed -n '1,10s/^# run as: ibsim \(-N [0-9]* -S [0-9]* -P [0-9]*\)$/\1/p' "$1"
+}
+
 # sim_bench_sweep NET ENGINE: one OpenSM sweep of ENGINE (sim_bench_conf) on
 # a fresh ibsim of NET, the tables dumped into $SIM_DIR/dump; 1 if ibsim did
 # not start (OpenSM's own failure is the benchmark's to report)
 sim_bench_sweep() {
 	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
-	sim_start "$1" </dev/null >/dev/null || return 1
+	# shellcheck disable=SC2046 # the limits are words
+	sim_start "$1" $(sim_net_limits "$1") </dev/null >/dev/null || return 1
 	sim_bench_conf "$2"
 	sim_opensm </dev/null >/dev/null 2>&1 || true
 	sim_stop
