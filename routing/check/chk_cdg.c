@@ -371,7 +371,7 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 	size_t si = in->six[sl], nsl = in->nsl;
 
 	for (uint32_t i = li->off[g]; i < li->off[g + 1]; i++) {
-		uint32_t s = li->sw[i], p, vp, from = li->port[i];
+		uint32_t s = li->sw[i], p = TOPO_NONE, vp = 0, from = li->port[i];
 
 		for (;;) {
 			uint64_t bit = (uint64_t)s * nlids + lid;
@@ -379,10 +379,12 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 
 			if (ok ? !(ok[bit >> 3] & (1u << (bit & 7))) : !l_have[s])
 				break;
-			p = sw_channel(t, col, s);
-			if (p == TOPO_NONE)
-				break;
-			vp = chk_vl_in(o, from, p, sl);
+			if (p == TOPO_NONE) {	/* else the hop before found it (q, vq) */
+				p = sw_channel(t, col, s);
+				if (p == TOPO_NONE)
+					break;
+				vp = chk_vl_in(o, from, p, sl);
+			}
 			n = t->node_sw[t->port_node[t->port_remote[p]]];
 			q = sw_channel(t, col, n);
 			if (q == TOPO_NONE)
@@ -393,8 +395,9 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 			if (in->mark[p * nsl + si] == in->stamp)
 				break;
 			in->mark[p * nsl + si] = in->stamp;
-			from = t->port_remote[p];
 			s = n;
+			p = q;
+			vp = vq;
 		}
 	}
 }

@@ -144,6 +144,19 @@ static int switch_ports(struct rt *r)
 				r->has_ca[s] |= rt_ca_joins_switch(r, node) ? RT_CA_ABOVE : RT_CA_LEAF;
 	}
 	r->swp_off[r->nsw] = n;
+	r->dsw_off = malloc(((size_t)r->nsw * CLS_DIR_COUNT + 1) * sizeof(uint32_t));
+	r->dsw = malloc(((size_t)n + 1) * sizeof(uint32_t));
+	if (!r->dsw_off || !r->dsw)
+		return -ENOMEM;
+	n = 0;
+	for (uint32_t s = 0; s < r->nsw; s++)	/* the ports of one direction each, in order */
+		for (unsigned d = 0; d < CLS_DIR_COUNT; d++) {
+			r->dsw_off[s * CLS_DIR_COUNT + d] = n;
+			for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++)
+				if (r->c->dir[r->swp[j]] == d)
+					r->dsw[n++] = r->swp[j];
+		}
+	r->dsw_off[(size_t)r->nsw * CLS_DIR_COUNT] = n;
 	/* with rail isolation too: the layer's routes ignore rail planes, but
 	 * most LIDs that need it are switch LIDs (no rail rule), and where a
 	 * CA's are not kept in its plane the verification says so (rail
@@ -210,6 +223,8 @@ static void rt_free(struct rt *r)
 	free(r->pnum);
 	free(r->swp_off);
 	free(r->swp);
+	free(r->dsw_off);
+	free(r->dsw);
 	free(r->peer);
 	free(r->has_ca);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {

@@ -154,7 +154,8 @@ static bool strands(const struct rt *r, uint32_t u)
 static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bool down_only)
 {
 	for (unsigned d = 0; d <= RT_MAXD; d++) {
-		uint32_t s;
+		const uint32_t *ports;
+		uint32_t s, np;
 
 		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
 			if (r->dist[s] != d)
@@ -162,8 +163,9 @@ static void relax(struct rt *r, enum cls_dir dir, enum rt_mode m, int16_t ex, bo
 			if (down_only && r->mode[s] != RM_DOWN && r->mode[s] != RM_EXIT &&
 			    r->mode[s] != RM_DEST)
 				continue;
-			for (uint32_t j = r->swp_off[s]; j < r->swp_off[s + 1]; j++) {
-				uint32_t p = r->swp[j], u = r->peer[p];
+			ports = rt_dir_ports(r, s, dir, &np);
+			for (uint32_t j = 0; j < np; j++) {
+				uint32_t p = ports[j], u = r->peer[p];
 
 				if (r->dir[p] != dir ||
 				    rt_zone(r, u) != rt_zone(r, s) || rt_zone(r, u) == ex)
@@ -479,6 +481,23 @@ static inline unsigned peer_pref(const struct rt *r, uint32_t s)
 }
 
 /* ---- choice ------------------------------------------------------------------ */
+
+/* The one direction next_hop() lets a switch of mode @m go in (CLS_DIR_COUNT: any). */
+static inline unsigned mode_dir(enum rt_mode m)
+{
+	switch (m) {
+	case RM_DOWN:
+	case RM_TURN:
+		return CLS_DIR_DOWN;
+	case RM_EXIT:
+		return CLS_DIR_XZONE;
+	case RM_UP:
+	case RM_UPTURN:
+		return CLS_DIR_UP;
+	default:
+		return CLS_DIR_COUNT;
+	}
+}
 
 /* Whether port @p of switch @s is a next hop of its label. */
 static bool next_hop(struct rt *r, uint32_t s, uint32_t p, uint32_t w)
@@ -986,12 +1005,16 @@ static void candidates(struct rt *r, uint32_t attach)
 			}
 
 	for (uint32_t s = 0; s < r->nsw; s++) {
+		const uint32_t *ports;
+		uint32_t np;
+
 		r->cand_off[s] = n;
 		if (r->mode[s] == RM_NONE || r->mode[s] == RM_DEST)
 			continue;
-		for (uint32_t i = r->swp_off[s]; i < r->swp_off[s + 1]; i++)
-			if (next_hop(r, s, r->swp[i], rt_peer(r, r->swp[i])))
-				r->cand_w[n] = rt_peer(r, r->swp[i]), r->cand[n++] = r->swp[i];
+		ports = rt_dir_ports(r, s, mode_dir((enum rt_mode)r->mode[s]), &np);
+		for (uint32_t i = 0; i < np; i++)
+			if (next_hop(r, s, ports[i], r->peer[ports[i]]))
+				r->cand_w[n] = r->peer[ports[i]], r->cand[n++] = ports[i];
 	}
 	r->cand_off[r->nsw] = n;
 	if (r->wide)

@@ -583,7 +583,8 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 /*
  * Mark in @bits, along the merged route of switch @s to @lid, the (in,
  * out) pairs that keep a direction (up after coming down: a turn; down
- * after going up: a peak).
+ * after going up: a peak): bit in - (the switch's first port) of the row
+ * of out, so that merged_rows() reads the rows in the table's key order.
  */
 static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride)
 {
@@ -599,8 +600,11 @@ static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t s
 			break;
 		p = t->port_off[t->sw_node[s]] + e;
 		if (in != TOPO_NONE && dir[in] == dir[p] &&
-		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN))
-			bits[(size_t)in * stride + e / 8] |= (uint8_t)(1u << (e % 8));
+		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN)) {
+			uint32_t ie = in - t->port_off[t->sw_node[s]];
+
+			bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
+		}
 		in = t->port_remote[p];
 		s = next_sw(t, s, e);
 	}
@@ -700,21 +704,21 @@ static int merged_rows(struct mg *m)
 	}
 	free(blk);
 	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked (rows sorted after) */
+		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked, out port by out port */
 			uint32_t node = t->sw_node[s];
 
-			for (uint32_t in = t->port_off[node] + 1; in < t->port_off[node + 1]; in++) {
-				const uint8_t *b = bits + (size_t)in * stride;
+			for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+				const uint8_t *b = bits + (size_t)p * stride;
 
-				for (unsigned e = 1; e <= t->node_nports[node]; e++) {
-					uint32_t p = t->port_off[node] + e;
+				for (unsigned ie = 1; ie <= t->node_nports[node]; ie++) {
+					uint32_t in = t->port_off[node] + ie;
 					uint8_t row[16];
 
-					if (!b[e / 8]) {	/* none of these 8 */
-						e |= 7;
+					if (!b[ie / 8]) {	/* none of these 8 */
+						ie |= 7;
 						continue;
 					}
-					if (!(b[e / 8] >> (e % 8) & 1))
+					if (!(b[ie / 8] >> (ie % 8) & 1))
 						continue;
 					if (!pass) {
 						n++;

@@ -110,6 +110,8 @@ struct rt {
 	bool zoneless;		/* some switch has no zone (bridges) */
 	bool rails;		/* rail isolation: avoid other rails' leaves */
 	uint32_t *swp_off, *swp;	/* CSR [nsw + 1]: each switch's ports to switches */
+	uint32_t *dsw_off, *dsw;	/* CSR [nsw * CLS_DIR_COUNT + 1]: the same by direction
+					 * (c->dir), in port order (rt_dir_ports()) */
 	uint32_t *cand_off, *cand;	/* CSR [nsw + 1]: next-hop ports under the labels */
 	uint32_t *cand_w;		/* [like cand]: the switch across each */
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
@@ -184,6 +186,25 @@ static inline uint32_t rt_rate(const struct rt *r, uint32_t p)
 static inline int16_t rt_zone(const struct rt *r, uint32_t s)
 {
 	return r->c->zone[rt_node(r, s)];
+}
+
+/*
+ * The ports of switch @s to switches that may go in direction @dir (of
+ * enum cls_dir; CLS_DIR_COUNT: any), in port order: the classification's
+ * list of that direction while the labels use its directions, else all
+ * of them (the rooted layer's own): the caller still tests r->dir.
+ */
+static inline const uint32_t *rt_dir_ports(const struct rt *r, uint32_t s, unsigned dir,
+					   uint32_t *n)
+{
+	size_t k = (size_t)s * CLS_DIR_COUNT + dir;
+
+	if (dir >= CLS_DIR_COUNT || r->dir != r->c->dir) {
+		*n = r->swp_off[s + 1] - r->swp_off[s];
+		return r->swp + r->swp_off[s];
+	}
+	*n = r->dsw_off[k + 1] - r->dsw_off[k];
+	return r->dsw + r->dsw_off[k];
 }
 
 /*

@@ -291,5 +291,7 @@ int rt_sl_tables(struct rt *r)
 		for (unsigned sl = 0; sl < 16; sl++)
 			out->sl2vl[(size_t)p * 16 + sl] = layered ? vl_of(r, p, sl) : 0;
 	out->nvls = layered ? 2 : 1;
-	return layered && out->turn_routes ? turn_rows(r) : 0;
+	/* a pass of the broken LIDs alone: the merge finds the rows again for
+	 * the merged tables (route_incr.c) */
+	return layered && out->turn_routes && !only ? turn_rows(r) : 0;
 }
