@@ -287,6 +287,8 @@ struct chk_opts {
 	uint32_t sl_ngroups;		/* with sl: groups (1 if sl_group is NULL) */
 	const struct chk_sl_classes *tcs;	/* with sl: traffic classes (NULL: none) */
 	bool no_switch_cdg;		/* skip credit_loop_switch (only CA-injected routes) */
+	bool no_minimal;		/* skip non_minimal: shortest distances only where a
+					 * route fails (an engine's verification) */
 	bool rates_if_mixed;		/* chk_rates only when links run at several rates */
 	unsigned threads;		/* chk_findings: 0 (default) 2 when 2 CPUs are online,
 					 * 1 one; the report does not depend on it */
@@ -411,6 +413,17 @@ int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok
 		    const struct chk_opts *o, struct chk_cdg **g);
 int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_report *r);
 void chk_cdg_free(struct chk_cdg *g);
+/**
+ * chk_cdg_help / chk_cdg_absorb - a second collector for the CA-injected
+ * walks that chk_cdg_fill() runs on @g in another thread: help takes LID
+ * blocks from the same cursor into edges of its own (*@h; the same @ok),
+ * until none is left; once that thread is joined, absorb adds them to
+ * @g's and frees @h.  Nothing to do when @g collects a switch-injected
+ * graph too.  0, or -ENOMEM before taking any block (fill does them all).
+ */
+int chk_cdg_help(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		 const struct chk_opts *o, struct chk_cdg *g, struct chk_cdg **h);
+void chk_cdg_absorb(struct chk_cdg *g, struct chk_cdg *h);
 /*
  * chk_trace - what a clean chk_findings() keeps (chk_opts.trace) so that a
  * routing of the same fabric less something is judged on its changed LIDs

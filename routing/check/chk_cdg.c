@@ -30,6 +30,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -402,15 +403,21 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 	}
 }
 
-/* CDG edges of CA-injected routes (@sw false) or of switch-injected ones. */
+/*
+ * CDG edges of CA-injected routes (@sw false) or of switch-injected ones:
+ * every LID in blocks of LFT_COLS, or with @next the blocks that cursor
+ * hands out (shared with another collector: chk_cdg_help()).
+ */
 static int collect_edges(const struct topo *t, const struct lft *l, const uint8_t *ok,
-			 const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es)
+			 const struct chk_opts *o, struct inject *in, bool sw, struct edge_set *es,
+			 atomic_uint *next)
 {
 	uint8_t *blk = in->blk;
 	uint32_t lids[LFT_COLS];
 	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
 
-	for (uint32_t lid0 = 1; lid0 <= t->max_lid; lid0 += LFT_COLS) {
+	for (uint32_t lid0 = next ? atomic_fetch_add(next, LFT_COLS) : 1; lid0 <= t->max_lid;
+	     lid0 = next ? atomic_fetch_add(next, LFT_COLS) : lid0 + LFT_COLS) {
 		uint32_t n = t->max_lid + 1 - lid0 < LFT_COLS ? t->max_lid + 1 - lid0 : LFT_COLS;
 
 		for (uint32_t k = 0; k < n; k++)
@@ -712,6 +719,8 @@ struct chk_cdg {
 	struct edge_set ca, all;
 	bool sw;		/* all is collected */
 	struct inject in;	/* until the edges are collected */
+	uint16_t sls;		/* the SLs the SL table uses */
+	atomic_uint next;	/* the next LID block of the CA-injected walks */
 };
 
 void chk_cdg_free(struct chk_cdg *g)
@@ -739,7 +748,8 @@ int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_c
 	}
 	g->sw = !(o && o->no_switch_cdg);
 	g->in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
-	sls = used_sls(t, o, g->in.ng, NULL, 0);	/* one scan of the SL table */
+	g->sls = sls = used_sls(t, o, g->in.ng, NULL, 0);	/* one scan of the SL table */
+	atomic_init(&g->next, 1);
 	rc = inject_init(t, o, sls, &g->in);
 	if (!rc)
 		rc = set_init(t, o, sls, &g->ca);
@@ -756,15 +766,49 @@ int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_c
 int chk_cdg_fill(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		 const struct chk_opts *o, struct chk_cdg *g)
 {
-	int rc = collect_edges(t, l, ok, o, &g->in, false, &g->ca);
+	/* with a switch-injected graph to follow, no helper (chk_cdg_help()) */
+	int rc = collect_edges(t, l, ok, o, &g->in, false, &g->ca, g->sw ? NULL : &g->next);
 
 	if (!rc && g->sw) {	/* the switch-injected graph holds the CA-injected one */
 		for (size_t i = 0; i < g->ca.nwords; i++)
 			g->all.bits[i] |= g->ca.bits[i];
-		rc = collect_edges(t, l, ok, o, &g->in, true, &g->all);
+		rc = collect_edges(t, l, ok, o, &g->in, true, &g->all, NULL);
 	}
 	inject_free(&g->in);
 	return rc;
+}
+
+int chk_cdg_help(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		 const struct chk_opts *o, struct chk_cdg *g, struct chk_cdg **h)
+{
+	struct chk_cdg *x;
+	int rc;
+
+	*h = NULL;
+	if (g->sw)
+		return 0;	/* chk_cdg_fill() does it all */
+	if (!(x = calloc(1, sizeof(*x))))
+		return -ENOMEM;
+	x->in.ng = g->in.ng;
+	rc = inject_init(t, o, g->sls, &x->in);
+	if (!rc)
+		rc = set_like(&g->ca, &x->ca, t);
+	if (!rc)
+		rc = collect_edges(t, l, ok, o, &x->in, false, &x->ca, &g->next);
+	inject_free(&x->in);
+	if (rc) {
+		chk_cdg_free(x);
+		return rc;
+	}
+	*h = x;
+	return 0;
+}
+
+void chk_cdg_absorb(struct chk_cdg *g, struct chk_cdg *h)
+{
+	for (size_t i = 0; h && i < g->ca.nwords; i++)
+		g->ca.bits[i] |= h->ca.bits[i];
+	chk_cdg_free(h);
 }
 
 int chk_cdg_collect(const struct topo *t, const struct lft *l, const uint8_t *ok,

@@ -146,7 +146,8 @@ struct find {
 	uint32_t *at, *nxt, *outp, *sub, *chain, *order, *bucket;
 	/* per switch ordinal, for the current attach switch */
 	uint32_t *dist, *queue;
-	bool lazy;		/* judged against a trace: dist[] only when a route fails */
+	bool lazy;		/* judged against a trace, or no non_minimal asked for
+				 * (chk_opts.no_minimal): dist[] only when a route fails */
 	bool dist_ok;		/* dist[] is the current attach switch's */
 	/* whole run */
 	uint32_t *pcomp;	/* [nrails x nsw] component in rail r's plane or TOPO_NONE */
@@ -990,6 +991,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	struct find f;
 	struct cdg_job job = { t, l, o, NULL, 0 };
 	struct chk_trace *tr = NULL;
+	struct chk_cdg *help = NULL;
 	pthread_t th;
 	bool two;
 	uint32_t *lids, nd = 0, *pmap = NULL;
@@ -1026,7 +1028,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	}
 	if (pmap)
 		nd = only_these(lids, nd, o->since_only);
-	f.lazy = pmap != NULL;
+	f.lazy = pmap != NULL || (o && o->no_minimal);
 	if (f.rails)
 		rail_planes(&f);
 	for (uint32_t p = 0; f.rails && pmap && p < t->nports; p++)
@@ -1037,8 +1039,12 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		two = false;
 	}
 	all_dests(&f, lids, nd);
-	if (two)
+	if (two && chk_cdg_help(t, l, NULL, o, job.g, &help))	/* its last LIDs, here too */
+		help = NULL;
+	if (two) {
 		pthread_join(th, NULL);
+		chk_cdg_absorb(job.g, help);
+	}
 	emit_no_table(&f);
 	if (f.rails)
 		emit_rail_mix(&f);

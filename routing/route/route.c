@@ -430,6 +430,7 @@ static int verify_since(const struct topo *t, const struct cls *c, unsigned thre
 	co.since_only = only;
 	co.threads = threads;
 	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
+	co.no_minimal = true;		/* nor non_minimal (the CLI's check counts it) */
 	co.rates_if_mixed = true;
 	co.metrics = false;		/* findings only (no per-VL route counts) */
 	co.sl = out->sl;

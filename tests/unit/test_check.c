@@ -547,6 +547,45 @@ static void test_credit_loop(void **state)
 	topo_free(t);
 }
 
+/*
+ * The CDG's CA-injected walks shared by two collectors (chk_cdg_help): the
+ * helper first (it takes every LID block, the fill none), then the fill
+ * first (the helper none): the same loop either way, by hand the one
+ * test_credit_loop finds.
+ */
+static void test_credit_loop_help(void **state)
+{
+	struct topo *t = ring();
+	struct lft *l = ring_lft(t);
+	struct chk_opts o;
+
+	(void)state;
+	chk_opts_init(&o);
+	o.no_switch_cdg = true;	/* as the engine's verification: helpers allowed */
+	for (int helper_first = 1; helper_first >= 0; helper_first--) {
+		struct chk_cdg *g = NULL, *h = NULL;
+		struct chk_report r;
+
+		assert_int_equal(chk_cdg_prepare(t, &o, &g), 0);
+		if (helper_first)
+			assert_int_equal(chk_cdg_help(t, l, NULL, &o, g, &h), 0);
+		assert_int_equal(chk_cdg_fill(t, l, NULL, &o, g), 0);
+		if (!helper_first)
+			assert_int_equal(chk_cdg_help(t, l, NULL, &o, g, &h), 0);
+		assert_non_null(h);
+		chk_cdg_absorb(g, h);
+		assert_int_equal(chk_report_init(&r, t->nports), 0);
+		assert_int_equal(chk_cdg_judge(t, g, &r), 0);
+		assert_int_equal(r.f[CHK_F_CREDIT_LOOP].count, 1);
+		assert_string_equal(r.f[CHK_F_CREDIT_LOOP].ex[0],
+				    "VL0: R0/2 -> R1/2 -> R2/2 -> R3/2 -> R0/2");
+		chk_report_free(&r);
+		chk_cdg_free(g);
+	}
+	lft_free(l);
+	topo_free(t);
+}
+
 /* ---- rails ------------------------------------------------------------------------ */
 
 static struct topo *rails(void)
@@ -949,6 +988,7 @@ int main(void)
 		cmocka_unit_test(test_nonminimal),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_credit_loop),
+		cmocka_unit_test(test_credit_loop_help),
 		cmocka_unit_test(test_rails),
 		cmocka_unit_test(test_zone_class),
 		cmocka_unit_test(test_zone_link),
