@@ -271,6 +271,8 @@ static inline uint32_t rt_up_target(const struct rt *r, uint32_t s, uint32_t ran
 bool rt_same_up_group(const struct rt *r, uint32_t u, uint32_t g, uint32_t m, bool holes_ok);
 /** rt_up_pos - position of switch @w in @s's up-group, or TOPO_NONE */
 uint32_t rt_up_pos(const struct rt *r, uint32_t s, uint32_t w);
+/* The labels toward @dst's switch (route_label.c); 0 or -ENOMEM. */
+int rt_label(struct rt *r, const struct rt_dest *dst);
 /** rt_route_dest - label every switch and set its LFT entries for @d (route_dest.c) */
 int rt_route_dest(struct rt *r, const struct rt_dest *d);
 /**
