@@ -38,7 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "route/route_int.h"
+#include "route/route_incr.h"
 
 /*
  * Is @t the base minus something?  1: a strict subset, 0: the same
@@ -137,36 +137,6 @@ bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
 	return true;
 }
 
-/* One merge: both fabrics, both tables, scratch. */
-struct mg {
-	const struct topo *t;
-	const struct cls *c;
-	const struct route_base *base;
-	const struct route_out *bo;	/* the base's SLs and rows; NULL: unknown */
-	struct route_out *out;		/* this pass's tables, merged in place */
-	uint32_t ns;
-	uint32_t *bsw;			/* [switch]: its ordinal in the base */
-	uint32_t *bgroup;		/* [SL group]: the base's group of its nodes */
-	uint8_t zone_of[RT_SL_ROOTED];	/* [base zone]: this pass's number, 0xff none */
-	uint32_t *use;			/* [switch][port][class]: routes on the port
-					 * (use_row()) */
-	uint8_t *used;			/* [switch]: its row counted */
-	uint8_t *tcl;			/* [lid]: its traffic class, 0xff none */
-	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
-						 * the merged column, dead, scratch (2 x) */
-	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
-	bool strict;			/* every path one routing's or plain (take_own()) */
-	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
-					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
-	uint32_t bk;			/* ... the current LID's */
-	const uint8_t *bc;		/* merged_rows(): the LID's column in a block
-					 * (lft_cols_get(), stride LFT_COLS) */
-	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
-					 * (rt_base_broken()); NULL: every LID */
-	const uint8_t *force;		/* [lid]: this pass's column though the base's is
-					 * intact (the jobs that changed); NULL: none */
-	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
-};
 
 /* Does entry @e of switch ordinal @s lead toward @lid on @t (a live hop, or @lid itself)? */
 static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
@@ -181,19 +151,6 @@ static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
 	return r != TOPO_NONE && (topo_is_switch(t, t->port_node[r]) || r == dp);
 }
 
-/*
- * The switch ordinal entry @e of switch @s leads to, or TOPO_NONE (port 0,
- * a CA, no entry: a LID this pass could not route, its CA cut off).
- */
-static uint32_t next_sw(const struct topo *t, uint32_t s, uint8_t e)
-{
-	uint32_t node = t->sw_node[s];
-	uint32_t r = e && e <= t->node_nports[node] ? t->port_remote[t->port_off[node] + e] :
-		     TOPO_NONE;
-
-	return r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) ?
-	       t->node_sw[t->port_node[r]] : TOPO_NONE;
-}
 
 /*
  * Does column @col (an entry per switch ordinal) deliver @lid from every
@@ -209,11 +166,11 @@ static bool delivers(const struct topo *t, const uint8_t *col, uint32_t lid, uin
 			if (!hop_ok(t, s, lid, col[s]))
 				return false;
 			st[s] = 1;
-			s = next_sw(t, s, col[s]);
+			s = rt_next_sw(t, s, col[s]);
 		}
 		if (s != TOPO_NONE && st[s] == 1)
 			return false;	/* a loop */
-		for (x = s0; x != TOPO_NONE && st[x] == 1; x = next_sw(t, x, col[x]))
+		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(t, x, col[x]))
 			st[x] = 2;
 	}
 	return true;
@@ -234,7 +191,7 @@ static unsigned hops(const struct topo *t, const struct cls *c, const uint8_t *c
 			return 0;
 		if (col[w] && c->rate[p] < *rate)
 			*rate = c->rate[p];
-		if ((w = next_sw(t, w, col[w])) == TOPO_NONE)
+		if ((w = rt_next_sw(t, w, col[w])) == TOPO_NONE)
 			return h;
 	}
 	return 0;
@@ -251,14 +208,14 @@ static unsigned hops(const struct topo *t, const struct cls *c, const uint8_t *c
 static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint8_t *col,
 			   uint32_t s, uint32_t lid, uint8_t e, const uint32_t *u, unsigned tc)
 {
-	uint32_t node = t->sw_node[s], w0 = next_sw(t, s, e), h0, r0;
+	uint32_t node = t->sw_node[s], w0 = rt_next_sw(t, s, e), h0, r0;
 	uint8_t best = e;
 
 	if (w0 == TOPO_NONE || !(h0 = hops(t, c, col, w0, lid, &r0)))
 		return e;
 	r0 = c->rate[t->port_off[node] + e] < r0 ? c->rate[t->port_off[node] + e] : r0;
 	for (unsigned p = 1; p <= t->node_nports[node]; p++) {
-		uint32_t w = next_sw(t, s, (uint8_t)p), r;
+		uint32_t w = rt_next_sw(t, s, (uint8_t)p), r;
 
 		if (w == TOPO_NONE || p == best ||
 		    c->level[t->sw_node[w]] != c->level[t->sw_node[w0]] ||
@@ -286,10 +243,10 @@ static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead
 
 		while (s != TOPO_NONE && st[s] == 0 && !dead[s]) {
 			st[s] = 1;
-			s = next_sw(t, s, col[s]);
+			s = rt_next_sw(t, s, col[s]);
 		}
 		bad = s != TOPO_NONE && (dead[s] || st[s] == 1);
-		for (x = s0; x != TOPO_NONE && st[x] == 1; x = next_sw(t, x, col[x])) {
+		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(t, x, col[x])) {
 			st[x] = 2;
 			if (bad && !dead[x]) {
 				dead[x] = 1;
@@ -345,7 +302,7 @@ static unsigned path_kind(const struct mg *m, uint32_t s, uint32_t lid)
 			turned = true;
 		}
 		in = t->port_remote[p];
-		s = next_sw(t, s, e);
+		s = rt_next_sw(t, s, e);
 	}
 	return k;
 }
@@ -393,7 +350,7 @@ static bool own_path(struct mg *m, uint32_t s)
 	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
 		grew |= m->dead[s] != 2;
 		m->dead[s] = 2;
-		s = next_sw(m->t, s, m->own[s]);
+		s = rt_next_sw(m->t, s, m->own[s]);
 	}
 	return grew;
 }
@@ -544,6 +501,40 @@ static bool rooted(const struct mg *m, uint32_t lid)
 }
 
 /*
+ * path_kind()'s PK_BASE and PK_OWN of the path from switch @s to @lid,
+ * which do not depend on how the path got to a switch: memoized along the
+ * paths in @memo (0 unknown, 1 on this walk, else 2 + the flags), O(1)
+ * per switch.  A loop, or a path longer than RT_MAXD, is walked by
+ * path_kind() instead.
+ */
+static unsigned base_own(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *memo)
+{
+	uint32_t walk[RT_MAXD + 1], n = 0, x = s;
+	unsigned k = PK_BASE | PK_OWN;
+
+	while (x != TOPO_NONE && !memo[x] && n <= RT_MAXD) {
+		memo[x] = 1;
+		walk[n++] = x;
+		x = m->try[x] && m->try[x] != LFT_NONE ? rt_next_sw(m->t, x, m->try[x]) : TOPO_NONE;
+	}
+	if (x != TOPO_NONE && memo[x] < 2) {	/* a loop, or too long */
+		while (n--)
+			memo[walk[n]] = 0;
+		return path_kind(m, s, lid) & (PK_BASE | PK_OWN);
+	}
+	if (x != TOPO_NONE)
+		k = memo[x] - 2u;
+	while (n--) {
+		uint32_t z = walk[n];
+
+		k &= (m->try[z] == m->col[z] ? (unsigned)PK_BASE : 0u) |
+		     (m->try[z] == m->own[z] ? (unsigned)PK_OWN : 0u);
+		memo[z] = (uint8_t)(2 + k);
+	}
+	return k;
+}
+
+/*
  * The SLs to @lid of the merged column: a switch's group takes the SL of
  * the routing whose path it follows (this pass's, else the base's), or
  * its zone's CAs' SL where its path is plain up*down* of neither; with
@@ -555,8 +546,10 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 	struct route_out *o = m->out;
 	const struct route_out *bo = m->bo;
 	uint32_t nz = m->c->nzones;
-	uint8_t *col = o->sl + lid;
+	uint8_t *col = o->sl + lid, *memo = m->st + m->ns;
 
+	if (!intact)
+		memset(memo, 0, m->ns);
 	for (uint32_t g = 0; g < m->ngroups; g++) {
 		bool from_base = bo && m->bgroup[g] != UINT32_MAX && lid < bo->nlids;
 		uint32_t s = g - nz - 1, node;
@@ -567,184 +560,17 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 				col[(size_t)g * o->nlids] = base_sl(m, g, lid);
 			continue;
 		}
-		k = path_kind(m, s, lid);
+		k = base_own(m, s, lid, memo);
 		node = m->t->sw_node[s];
 		if (k & PK_OWN)
 			continue;
 		if ((k & PK_BASE) && from_base)
 			col[(size_t)g * o->nlids] = base_sl(m, g, lid);
-		else if (k & PK_PLAIN)
+		else if (path_kind(m, s, lid) & PK_PLAIN)
 			col[(size_t)g * o->nlids] =
 				col[(size_t)(m->c->zone[node] >= 0 ? (uint32_t)m->c->zone[node] : nz) *
 				    o->nlids];
 	}
-}
-
-/*
- * Mark in @bits, along the merged route of switch @s to @lid, the (in,
- * out) pairs that keep a direction (up after coming down: a turn; down
- * after going up: a peak): bit in - (the switch's first port) of the row
- * of out, so that merged_rows() reads the rows in the table's key order.
- */
-static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride)
-{
-	const struct topo *t = m->t;
-	const uint8_t *dir = m->c->dir;
-	uint32_t in = TOPO_NONE;
-
-	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
-		uint8_t e = m->bc[(size_t)s * LFT_COLS];
-		uint32_t p;
-
-		if (e == 0 || e == LFT_NONE)
-			break;
-		p = t->port_off[t->sw_node[s]] + e;
-		if (in != TOPO_NONE && dir[in] == dir[p] &&
-		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN)) {
-			uint32_t ie = in - t->port_off[t->sw_node[s]];
-
-			bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
-		}
-		in = t->port_remote[p];
-		s = next_sw(t, s, e);
-	}
-}
-
-/*
- * Whether the merged route of switch @s to @lid turns (up after coming
- * down) somewhere after @s: at the next switch, by the hop into it and the
- * hop out, or after it, which does not depend on how the route got
- * there.  Memoized in m->st (0 unknown, 1 no, 2 yes, 3 on the walk: a
- * loop, which the verification reports): O(switches) per LID.
- */
-static bool turns_after(struct mg *m, uint32_t s)
-{
-	const struct topo *t = m->t;
-	const uint8_t *dir = m->c->dir;
-	uint8_t e = m->bc[(size_t)s * LFT_COLS], e2;
-	uint32_t w, in, p2;
-
-	if (m->st[s])
-		return m->st[s] == 2;
-	m->st[s] = 3;
-	w = e == LFT_NONE ? TOPO_NONE : next_sw(t, s, e);
-	if (w != TOPO_NONE && m->st[w] != 3) {
-		in = t->port_remote[t->port_off[t->sw_node[s]] + e];
-		e2 = m->bc[(size_t)w * LFT_COLS];
-		p2 = t->port_off[t->sw_node[w]] + e2;
-		m->st[s] = (e2 && e2 != LFT_NONE && dir[in] == CLS_DIR_UP &&
-			    dir[p2] == CLS_DIR_UP) || turns_after(m, w) ? 2 : 1;
-	} else {
-		m->st[s] = 1;
-	}
-	return m->st[s] == 2;
-}
-
-/*
- * The turn rows of the merged tables, found as route_sl.c finds them for
- * its own: along the route of every switch that turns (on the turn SL,
- * or up after coming down), the pairs that keep a direction; a pair whose
- * in port is an up-port lifts SL 0 to VL 1 (a turn), a down-port the turn
- * SL (after a peak), over the out port's row.  Neither routing's rows
- * would do: a row the merged routes do not need lifts other routes
- * through its pair too early.  Layer SLs only: with traffic classes
- * (base_groups() keeps them out) this pass's rows stand.
- */
-static int merged_rows(struct mg *m)
-{
-	const struct topo *t = m->t;
-	struct route_out *o = m->out;
-	uint32_t stride = 1, nz = m->c->nzones, n = 0;
-	struct lft swsl = { .nsw = m->ns, .nlids = o->nlids,
-			    .port = o->sl + (size_t)(nz + 1) * o->nlids };
-	/* a kept LID whose base routes never turn gives no row: walk the others */
-	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
-	uint32_t bn = bt ? m->base->out->nlids : 0, lids[LFT_COLS];
-	uint8_t *bits, *blk;
-
-	for (uint32_t s = 0; s < m->ns; s++)
-		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
-			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
-	bits = calloc((size_t)t->nports * stride + 1, 1);
-	blk = malloc(2 * (size_t)m->ns * LFT_COLS + 1);
-	if (!bits || !blk) {
-		free(bits);
-		free(blk);
-		return -ENOMEM;
-	}
-	/* the LIDs to walk, LFT_COLS at a time, row by row (the switches' SLs
-	 * are laid out as a table: a row per switch) */
-	for (uint32_t lid = 1, nb = 0; lid <= t->max_lid + 1; lid++) {
-		bool walk = lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE &&
-			    (!bt || m->only[lid] || (lid < bn && bt[lid]));
-
-		if (walk)
-			lids[nb++] = lid;
-		else if (o->turned && lid <= t->max_lid)
-			o->turned[lid] = 0;
-		if (nb < LFT_COLS && lid <= t->max_lid)
-			continue;
-		lft_cols_get(o->lft, lids, nb, blk);
-		lft_cols_get(&swsl, lids, nb, blk + (size_t)m->ns * LFT_COLS);
-		for (uint32_t k = 0; k < nb; k++) {
-			const uint8_t *sl = blk + (size_t)m->ns * LFT_COLS + k;
-			bool turned = false;
-
-			m->bc = blk + k;
-			memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
-			for (uint32_t s = 0; s < m->ns; s++)
-				if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
-					walk_turns(m, s, bits, stride);
-					turned = true;
-				}
-			if (o->turned)
-				o->turned[lids[k]] = turned;
-		}
-		nb = 0;
-	}
-	free(blk);
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked, out port by out port */
-			uint32_t node = t->sw_node[s];
-
-			for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
-				const uint8_t *b = bits + (size_t)p * stride;
-
-				for (unsigned ie = 1; ie <= t->node_nports[node]; ie++) {
-					uint32_t in = t->port_off[node] + ie;
-					uint8_t row[16];
-
-					if (!b[ie / 8]) {	/* none of these 8 */
-						ie |= 7;
-						continue;
-					}
-					if (!(b[ie / 8] >> (ie % 8) & 1))
-						continue;
-					if (!pass) {
-						n++;
-						continue;
-					}
-					memcpy(row, o->sl2vl + (size_t)p * 16, 16);
-					row[m->c->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
-					if (chk_vlx_add(&o->vlx, in, p, row)) {
-						free(bits);
-						return -ENOMEM;
-					}
-				}
-			}
-		}
-		if (!pass) {
-			chk_vlx_free(&o->vlx);
-			memset(&o->vlx, 0, sizeof(o->vlx));
-			if (chk_vlx_reserve(&o->vlx, n)) {
-				free(bits);
-				return -ENOMEM;
-			}
-		}
-	}
-	free(bits);
-	chk_vlx_sort(&o->vlx);
-	return 0;
 }
 
 /* Keep this pass's columns (LFT, then SLs) of @lid for a merge after this one. */
@@ -1000,7 +826,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		free(out->turned);	/* this pass's marks, not the merged tables' */
 		out->turned = NULL;
 	} else if (!rc) {	/* layer SLs: classes map rows */
-		rc = merged_rows(&m);
+		rc = rt_merged_rows(&m);
 		out->turn_routes = 0;	/* the switches' own routes on the turn SL */
 		for (size_t i = (size_t)(c->nzones + 1) * out->nlids;
 		     i < (size_t)out->ngroups * out->nlids; i++)

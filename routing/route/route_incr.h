@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_incr.h - what the merge of an incremental pass with its base
+ * (route_incr.c) shares with the turn rows of the merged tables
+ * (route_mrows.c): the merge's state.
+ */
+#ifndef FFROUTE_ROUTE_INCR_H
+#define FFROUTE_ROUTE_INCR_H
+
+#include "route/route_int.h"
+
+/* One merge: both fabrics, both tables, scratch. */
+struct mg {
+	const struct topo *t;
+	const struct cls *c;
+	const struct route_base *base;
+	const struct route_out *bo;	/* the base's SLs and rows; NULL: unknown */
+	struct route_out *out;		/* this pass's tables, merged in place */
+	uint32_t ns;
+	uint32_t *bsw;			/* [switch]: its ordinal in the base */
+	uint32_t *bgroup;		/* [SL group]: the base's group of its nodes */
+	uint8_t zone_of[RT_SL_ROOTED];	/* [base zone]: this pass's number, 0xff none */
+	uint32_t *use;			/* [switch][port][class]: routes on the port
+					 * (use_row()) */
+	uint8_t *used;			/* [switch]: its row counted */
+	uint8_t *tcl;			/* [lid]: its traffic class, 0xff none */
+	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
+						 * the merged column, dead, scratch (2 x) */
+	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
+	bool strict;			/* every path one routing's or plain (take_own()) */
+	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
+					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
+	uint32_t bk;			/* ... the current LID's */
+	const uint8_t *bc;		/* merged_rows(): the LID's column in a block
+					 * (lft_cols_get(), stride LFT_COLS) */
+	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
+					 * (rt_base_broken()); NULL: every LID */
+	const uint8_t *force;		/* [lid]: this pass's column though the base's is
+					 * intact (the jobs that changed); NULL: none */
+	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
+};
+
+/*
+ * The switch ordinal entry @e of switch @s leads to, or TOPO_NONE (port 0,
+ * a CA, no entry: a LID this pass could not route, its CA cut off).
+ */
+static inline uint32_t rt_next_sw(const struct topo *t, uint32_t s, uint8_t e)
+{
+	uint32_t node = t->sw_node[s];
+	uint32_t r = e && e <= t->node_nports[node] ? t->port_remote[t->port_off[node] + e] :
+		     TOPO_NONE;
+
+	return r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) ?
+	       t->node_sw[t->port_node[r]] : TOPO_NONE;
+}
+
+/* The turn rows of the merged tables into m->out->vlx (route_mrows.c); 0 or -ENOMEM. */
+int rt_merged_rows(struct mg *m);
+
+#endif

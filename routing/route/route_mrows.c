@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: BSD-2-Clause
+/*
+ * route_mrows.c - the turn rows (SL2VL per input and output port pair) of
+ * the tables an incremental pass merged with its base (route_incr.c).
+ *
+ * Why: neither routing's rows fit the merged routes.  A row the merged
+ * routes do not need lifts other routes through its pair too early, one
+ * they lack leaves a turn on VL 0.  So the rows are found again as
+ * route_sl.c finds its own: along every route that turns.  When the pass
+ * merged a few LIDs, none of which turned in the base, and kept the base's
+ * columns for the others, the base's rows stand for those (its own walks
+ * of the same routes), and only the merged LIDs are walked.
+ *
+ * Cost: O(switches) per LID walked, plus O(ports x radix) to read the rows out.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/route_incr.h"
+
+/*
+ * Mark in @bits, along the merged route of switch @s to @lid, the (in,
+ * out) pairs that keep a direction (up after coming down: a turn; down
+ * after going up: a peak): bit in - (the switch's first port) of the row
+ * of out, so that merged_rows() reads the rows in the table's key order.
+ */
+static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride)
+{
+	const struct topo *t = m->t;
+	const uint8_t *dir = m->c->dir;
+	uint32_t in = TOPO_NONE;
+
+	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
+		uint8_t e = m->bc[(size_t)s * LFT_COLS];
+		uint32_t p;
+
+		if (e == 0 || e == LFT_NONE)
+			break;
+		p = t->port_off[t->sw_node[s]] + e;
+		if (in != TOPO_NONE && dir[in] == dir[p] &&
+		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN)) {
+			uint32_t ie = in - t->port_off[t->sw_node[s]];
+
+			bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
+		}
+		in = t->port_remote[p];
+		s = rt_next_sw(t, s, e);
+	}
+}
+
+/*
+ * Whether the merged route of switch @s to @lid turns (up after coming
+ * down) somewhere after @s: at the next switch, by the hop into it and the
+ * hop out, or after it, which does not depend on how the route got
+ * there.  Memoized in m->st (0 unknown, 1 no, 2 yes, 3 on the walk: a
+ * loop, which the verification reports): O(switches) per LID.
+ */
+static bool turns_after(struct mg *m, uint32_t s)
+{
+	const struct topo *t = m->t;
+	const uint8_t *dir = m->c->dir;
+	uint8_t e = m->bc[(size_t)s * LFT_COLS], e2;
+	uint32_t w, in, p2;
+
+	if (m->st[s])
+		return m->st[s] == 2;
+	m->st[s] = 3;
+	w = e == LFT_NONE ? TOPO_NONE : rt_next_sw(t, s, e);
+	if (w != TOPO_NONE && m->st[w] != 3) {
+		in = t->port_remote[t->port_off[t->sw_node[s]] + e];
+		e2 = m->bc[(size_t)w * LFT_COLS];
+		p2 = t->port_off[t->sw_node[w]] + e2;
+		m->st[s] = (e2 && e2 != LFT_NONE && dir[in] == CLS_DIR_UP &&
+			    dir[p2] == CLS_DIR_UP) || turns_after(m, w) ? 2 : 1;
+	} else {
+		m->st[s] = 1;
+	}
+	return m->st[s] == 2;
+}
+
+/*
+ * With m->only (every other LID keeps the base's column), when no merged
+ * LID turned in the base: the rows the walks of the kept LIDs that turn
+ * would find are then the base's (route_sl.c walked the same routes, and
+ * no other), so they go into @bits (stride @stride, merged_rows()'s
+ * layout) on this fabric's ports; true.  False (walk them all) when a
+ * merged LID turned in the base (a row only its old route needed must go:
+ * it would lift other routes through its pair too early), or when the
+ * base's rows or turn marks are unknown.
+ */
+static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
+{
+	const struct topo *t = m->t, *b = m->base->t;
+	const struct chk_vlx *x = m->bo ? &m->bo->vlx : NULL;
+	uint32_t *sw_of;	/* [base switch ordinal]: this fabric's, or TOPO_NONE */
+
+	if (!m->only || !m->bo || !m->bo->turned || !x->n)
+		return false;
+	for (uint32_t lid = 1; lid <= t->max_lid && lid < m->bo->nlids; lid++)
+		if (m->only[lid] && m->bo->turned[lid])
+			return false;
+	if (!(sw_of = malloc(((size_t)b->nswitches + 1) * sizeof(*sw_of))))
+		return false;
+	memset(sw_of, 0xff, (size_t)b->nswitches * sizeof(*sw_of));
+	for (uint32_t s = 0; s < m->ns; s++)
+		sw_of[m->bsw[s]] = s;
+	for (uint32_t i = 0; i < x->n; i++) {
+		uint32_t bin = (uint32_t)x->v[i].key, bout = (uint32_t)(x->v[i].key >> 32);
+		uint32_t bn = b->port_node[bout], s = sw_of[b->node_sw[bn]], node, ie, e;
+
+		if (s == TOPO_NONE || b->port_node[bin] != bn)
+			continue;
+		node = t->sw_node[s];
+		ie = bin - b->port_off[bn];
+		e = bout - b->port_off[bn];
+		if (ie > t->node_nports[node] || e > t->node_nports[node])
+			continue;
+		bits[(size_t)(t->port_off[node] + e) * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
+	}
+	free(sw_of);
+	return true;
+}
+
+/*
+ * The turn rows of the merged tables, found as route_sl.c finds them for
+ * its own: along the route of every switch that turns (on the turn SL,
+ * or up after coming down), the pairs that keep a direction; a pair whose
+ * in port is an up-port lifts SL 0 to VL 1 (a turn), a down-port the turn
+ * SL (after a peak), over the out port's row.  Neither routing's rows
+ * would do: a row the merged routes do not need lifts other routes
+ * through its pair too early.  Layer SLs only: with traffic classes
+ * (base_groups() keeps them out) this pass's rows stand.  With m->only,
+ * the base's rows stand for the kept LIDs (base_rows()) and only the
+ * merged ones are walked.
+ */
+int rt_merged_rows(struct mg *m)
+{
+	const struct topo *t = m->t;
+	struct route_out *o = m->out;
+	uint32_t stride = 1, nz = m->c->nzones, n = 0;
+	struct lft swsl = { .nsw = m->ns, .nlids = o->nlids,
+			    .port = o->sl + (size_t)(nz + 1) * o->nlids };
+	/* a kept LID whose base routes never turn gives no row: walk the others */
+	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
+	uint32_t bn = bt ? m->base->out->nlids : 0, lids[LFT_COLS];
+	uint8_t *bits, *blk;
+	bool kept;	/* the base's rows stand for the kept LIDs */
+
+	for (uint32_t s = 0; s < m->ns; s++)
+		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
+			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
+	bits = calloc((size_t)t->nports * stride + 1, 1);
+	blk = malloc(2 * (size_t)m->ns * LFT_COLS + 1);
+	if (!bits || !blk) {
+		free(bits);
+		free(blk);
+		return -ENOMEM;
+	}
+	kept = base_rows(m, bits, stride);
+	/* the LIDs to walk, LFT_COLS at a time, row by row (the switches' SLs
+	 * are laid out as a table: a row per switch) */
+	for (uint32_t lid = 1, nb = 0; lid <= t->max_lid + 1; lid++) {
+		bool walk = lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE &&
+			    (!bt || m->only[lid] || (!kept && lid < bn && bt[lid]));
+
+		if (walk)
+			lids[nb++] = lid;
+		else if (o->turned && lid <= t->max_lid)
+			o->turned[lid] = kept && lid < bn && bt[lid];	/* the base's */
+		if (nb < LFT_COLS && lid <= t->max_lid)
+			continue;
+		lft_cols_get(o->lft, lids, nb, blk);
+		lft_cols_get(&swsl, lids, nb, blk + (size_t)m->ns * LFT_COLS);
+		for (uint32_t k = 0; k < nb; k++) {
+			const uint8_t *sl = blk + (size_t)m->ns * LFT_COLS + k;
+			bool turned = false;
+
+			m->bc = blk + k;
+			memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
+			for (uint32_t s = 0; s < m->ns; s++)
+				if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
+					walk_turns(m, s, bits, stride);
+					turned = true;
+				}
+			if (o->turned)
+				o->turned[lids[k]] = turned;
+		}
+		nb = 0;
+	}
+	free(blk);
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked, out port by out port */
+			uint32_t node = t->sw_node[s];
+
+			for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
+				const uint8_t *b = bits + (size_t)p * stride;
+
+				for (unsigned ie = 1; ie <= t->node_nports[node]; ie++) {
+					uint32_t in = t->port_off[node] + ie;
+					uint8_t row[16];
+
+					if (!b[ie / 8]) {	/* none of these 8 */
+						ie |= 7;
+						continue;
+					}
+					if (!(b[ie / 8] >> (ie % 8) & 1))
+						continue;
+					if (!pass) {
+						n++;
+						continue;
+					}
+					memcpy(row, o->sl2vl + (size_t)p * 16, 16);
+					row[m->c->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
+					if (chk_vlx_add(&o->vlx, in, p, row)) {
+						free(bits);
+						return -ENOMEM;
+					}
+				}
+			}
+		}
+		if (!pass) {
+			chk_vlx_free(&o->vlx);
+			memset(&o->vlx, 0, sizeof(o->vlx));
+			if (chk_vlx_reserve(&o->vlx, n)) {
+				free(bits);
+				return -ENOMEM;
+			}
+		}
+	}
+	free(bits);
+	chk_vlx_sort(&o->vlx);
+	return 0;
+}
