@@ -223,6 +223,8 @@ static uint32_t sw_channel(const struct topo *t, const uint8_t *col, uint32_t s)
 struct inj_list {
 	uint32_t *off;		/* [ng + 1] */
 	uint32_t *sw, *port;	/* [off[ng]] */
+	uint32_t *gs, ngs;	/* the groups with an injection point, ascending: a
+				 * switch's own group has no CA-injected one */
 };
 
 struct inject {
@@ -271,7 +273,9 @@ static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t n
 	li->off = calloc((size_t)ng + 1, sizeof(uint32_t));
 	li->sw = malloc(((size_t)n + 1) * sizeof(uint32_t));
 	li->port = malloc(((size_t)n + 1) * sizeof(uint32_t));
-	if (!li->off || !li->sw || !li->port)
+	li->gs = malloc(((size_t)ng + 1) * sizeof(uint32_t));
+	li->ngs = 0;
+	if (!li->off || !li->sw || !li->port || !li->gs)
 		return -ENOMEM;
 	n = 0;
 	for (uint32_t g = 0; g < ng; g++) {
@@ -281,6 +285,8 @@ static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t n
 				li->sw[n] = s;
 				li->port[n++] = first[(size_t)g * nsw + s] - 1;
 			}
+		if (n > li->off[g])
+			li->gs[li->ngs++] = g;
 	}
 	li->off[ng] = n;
 	return 0;
@@ -291,6 +297,7 @@ static void list_free(struct inj_list *li)
 	free(li->off);
 	free(li->sw);
 	free(li->port);
+	free(li->gs);
 }
 
 /* The SLs the walks can carry (@sls: used_sls()), densely. */
@@ -415,6 +422,7 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 	uint8_t *blk = in->blk;
 	uint32_t lids[LFT_COLS];
 	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
+	const struct inj_list *li = sw ? &in->self : &in->ca;
 
 	for (uint32_t lid0 = next ? atomic_fetch_add(next, LFT_COLS) : 1; lid0 <= t->max_lid;
 	     lid0 = next ? atomic_fetch_add(next, LFT_COLS) : lid0 + LFT_COLS) {
@@ -427,10 +435,10 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 			if (t->lid_port[lids[k]] == TOPO_NONE)
 				continue;
 			in->stamp++;
-			for (uint32_t g = 0; g < in->ng; g++)
+			for (uint32_t x = 0; x < li->ngs; x++)	/* groups without one: no walk */
 				for (unsigned c = 0; c < nk; c++)
-					walk_edges(t, blk + k, ok, l->have, o, in,
-						   sw ? &in->self : &in->ca, g, c, lids[k], es);
+					walk_edges(t, blk + k, ok, l->have, o, in, li, li->gs[x], c,
+						   lids[k], es);
 		}
 	}
 	return 0;
@@ -861,10 +869,10 @@ int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
 			if (t->lid_port[lids[i + k]] == TOPO_NONE)
 				continue;
 			in.stamp++;
-			for (uint32_t g = 0; g < in.ng; g++)
+			for (uint32_t x = 0; x < in.ca.ngs; x++)
 				for (unsigned c = 0; c < nk; c++)
-					walk_edges(t, in.blk + k, ok, l->have, o, &in, &in.ca, g, c,
-						   lids[i + k], NULL);
+					walk_edges(t, in.blk + k, ok, l->have, o, &in, &in.ca,
+						   in.ca.gs[x], c, lids[i + k], NULL);
 		}
 	}
 	bad = in.bad;
