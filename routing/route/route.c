@@ -174,7 +174,8 @@ static int port_groups(struct rt *r)
 	r->gidx = calloc((size_t)t->nports + 1, 1);
 	r->gsize = calloc((size_t)t->nports + 1, 1);
 	r->pnum = calloc((size_t)t->nports + 1, 1);
-	if (!r->gidx || !r->gsize || !r->pnum)
+	r->par = calloc((size_t)r->nsw + 1, 1);
+	if (!r->gidx || !r->gsize || !r->pnum || !r->par)
 		return -ENOMEM;
 	for (uint32_t p = 0; p < t->nports; p++) {
 		uint32_t g = r->c->group[p];
@@ -187,8 +188,11 @@ static int port_groups(struct rt *r)
 		r->gidx[p] = r->gsize[g];
 		r->gsize[g]++;
 	}
-	for (uint32_t p = 0; p < t->nports; p++)
+	for (uint32_t p = 0; p < t->nports; p++) {
 		r->gsize[p] = r->gsize[r->c->group[p]];
+		if (r->gsize[p] > 1 && topo_is_switch(t, t->port_node[p]))
+			r->par[t->node_sw[t->port_node[p]]] = 1;
+	}
 	if (!r->c->rates_mixed)
 		return 0;
 	r->gcap = calloc((size_t)t->nports + 1, sizeof(*r->gcap));
@@ -218,6 +222,7 @@ static void rt_free(struct rt *r)
 	free(r->upg_opos);
 	free(r->gidx);
 	free(r->gsize);
+	free(r->par);
 	free(r->gcap);
 	free(r->nep);
 	free(r->pnum);

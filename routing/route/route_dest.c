@@ -44,11 +44,31 @@
  * A leaf's lost member keeps its substitute: on two-level zones the shift
  * refinement (route_shift.c) rebalances those with shifts in view.
  */
-static bool lost_above_leaves(const struct rt *r, uint32_t s, uint32_t rank)
+/*
+ * @rank mod @m, for a switch of level @lv: memoized per level, as most
+ * switches of a level share the size of their up-group and one
+ * destination's rank digit (a division per switch and destination cost
+ * a tenth of the routing of a fat tree).
+ */
+static inline uint32_t rank_mod(struct rt *r, uint8_t lv, uint32_t rank, uint32_t m)
 {
-	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b;
+	if (r->mod_m[lv] != m || r->mod_rank[lv] != rank) {
+		r->mod_m[lv] = m;
+		r->mod_rank[lv] = rank;
+		r->mod_v[lv] = rank % m;
+	}
+	return r->mod_v[lv];
+}
 
-	return m && r->c->level[rt_node(r, s)] >= 2 && r->upg_alt[b + rank % m] != rank % m;
+static bool lost_above_leaves(struct rt *r, uint32_t s, uint32_t rank)
+{
+	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, i;
+	uint8_t lv;
+
+	if (!m || (lv = r->c->level[rt_node(r, s)]) < 2)
+		return false;
+	i = rank_mod(r, lv, rank, m);
+	return r->upg_alt[b + i] != i;
 }
 
 static uint32_t rotation(uint32_t idx, uint32_t n, uint32_t rank)
@@ -404,10 +424,13 @@ static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uin
 static uint32_t up_index(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank)
 {
 	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, i, a, k;
+	uint8_t lv = r->c->level[rt_node(r, s)];
 
-	if (!m || r->c->level[rt_node(r, s)] != 1 || !r->upg_nr[s])
-		return rt_up_index(r, s, rank);
-	i = rank % m;
+	if (!m)
+		return TOPO_NONE;
+	i = rank_mod(r, lv, rank, m);
+	if (lv != 1 || !r->upg_nr[s])
+		return b + r->upg_alt[b + i];	/* rt_up_index() */
 	a = r->upg_alt[b + i];
 	if (a == i)
 		return b + a;
@@ -548,6 +571,29 @@ static uint64_t spill_load(const struct rt *r, uint32_t p, uint32_t w, const str
 	return e[p] + (down == UINT64_MAX ? 0 : down);
 }
 
+/*
+ * choose()'s tie loop where no key but the loads and the rotation can
+ * differ (no parallel links, one link rate, no class weights, no spill
+ * key, not into a subtree): the fewest routes of the class on the link,
+ * then on the port, then the rotation.  The same choice, without the
+ * general keys' cost (switch LIDs tie on every up-link).
+ */
+static uint32_t plain_ties(const struct rt *r, const uint32_t *cand, const uint32_t *tie,
+			   uint32_t nmin, uint32_t ncand, uint32_t rm, unsigned tc)
+{
+	const uint32_t *ld = r->load[tc], *pl = r->pload[tc];
+	uint32_t best = TOPO_NONE, bl = 0, bp = 0, br = 0;
+
+	for (uint32_t j = 0; j < nmin; j++) {
+		uint32_t i = tie[j], p = cand[i], l = ld[r->c->group[p]], q = pl[p];
+		uint32_t rot = rot_fast(i, ncand, rm);
+
+		if (best == TOPO_NONE || l < bl || (l == bl && (q < bp || (q == bp && rot < br))))
+			best = p, bl = l, bp = q, br = rot;
+	}
+	return best;
+}
+
 /* The port switch @s sends @dst out of (a port index), TOPO_NONE if none. */
 static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 {
@@ -581,6 +627,10 @@ static uint32_t choose(struct rt *r, uint32_t s, const struct rt_dest *dst)
 	for (uint32_t j = 0; spill && nmin > 1 && j < nmin; j++)	/* a key for all, or none */
 		if ((skey[j] = spill_load(r, cand[tie[j]], r->peer[cand[tie[j]]], dst)) == UINT64_MAX)
 			spill = false;
+	if (nmin > 1 && !spill && !r->gcap && !r->weighted && !r->by_pos && !r->par[s]) {
+		best = plain_ties(r, cand, tie, nmin, ncand, rm, dst->tc);
+		nmin = 1;	/* the loop below, where every link is its own group */
+	}
 	for (uint32_t j = 0; j < nmin && nmin > 1; j++) {	/* ties: load, then rotations */
 		uint32_t i = tie[j], p = cand[i], w = r->peer[p], g = r->gsize[p];
 		uint8_t low = lv;

@@ -68,6 +68,8 @@ struct rt {
 	uint32_t dk_rank[256];		/* per level: the rank digit source at that level */
 	uint32_t dk_m[256];		/* per level: the up-group size there */
 	uint32_t dk_dig[256];		/* per level: dk_rank / dk_m (the link digit) */
+	uint32_t mod_rank[256], mod_m[256], mod_v[256];	/* per level: the last rank mod m
+								 * (route_dest.c rank_mod()) */
 	unsigned nlev;			/* highest switch level + 1: the dk_* entries in use */
 	unsigned ndesig;
 	uint8_t open_lv;		/* the designated path ended at a hole on this level (else 255) */
@@ -90,6 +92,7 @@ struct rt {
 	uint32_t *upg_nr;		/* [nsw]: members reached */
 	uint32_t *upg_port;		/* parallel to upg: the one port to it, else RT_NOPORT */
 	uint8_t *gidx, *gsize;		/* [nports]: index in its port group, group size */
+	uint8_t *par;			/* [nsw]: some port group of the switch has parallel links */
 	uint8_t *pnum;			/* [nports]: port number (topo_port_num, one load) */
 	/* links of several rates only (cls.rates_mixed), else NULL */
 	uint32_t *gcap;			/* [nports]: the port group's links' rates, summed */

@@ -233,21 +233,19 @@ static void seed_exits(struct rt *r, int16_t z)
 /* Switch destinations: which zone-@z switches go up only, then TURN labels. */
 static void label_turns(struct rt *r, uint32_t a, int16_t z)
 {
-	const struct topo *t = r->t;
-
 	memset(r->u0, 0, r->nsw);
 	r->u0[a] = 1;
 	seed(r, z, false);
 	for (unsigned d = 1; d <= RT_MAXD; d++) {
-		uint32_t s;
+		const uint32_t *ports;
+		uint32_t s, np;
 
 		while ((s = bq_pop(&r->bq, d)) != TOPO_NONE) {
-			uint32_t n = rt_node(r, s);
-
 			if (r->mode[s] != RM_UP || r->dist[s] != d)
 				continue;
-			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
-				uint32_t w = rt_peer(r, p);
+			ports = rt_dir_ports(r, s, CLS_DIR_UP, &np);
+			for (uint32_t j = 0; j < np && !r->u0[s]; j++) {
+				uint32_t p = ports[j], w = r->peer[p];
 
 				if (w != TOPO_NONE && r->c->dir[p] == CLS_DIR_UP && r->u0[w] &&
 				    r->dist[w] + 1u == d)
