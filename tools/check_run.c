@@ -10,7 +10,9 @@
  *   2. ibdiagnet2: ibdiagnet2.lst + ibdiagnet2.fdbs; ibdiagnet2.db_csv when
  *      present (the .lst holds only legacy speeds; see apply_db_csv())
  *   3. ibdiagnet v1: ibdiagnet.lst + ibdiagnet.fdbs
- *   4. anything else (e.g. written by `ffroute route`): exactly one
+ *   4. `ffroute route --no-lfts-dump`'s: fabric.topo + ffroute.lftb when
+ *      there is no opensm-lfts.dump (+ opensm-sl2vl.dump, ffroute.sl)
+ *   5. anything else (e.g. written by `ffroute route`): exactly one
  *      topology file (*.lst, *.topo, *.net) and exactly one table file
  *      (*.dump, *.lfts, *.fdbs) in the directory, formats detected from the
  *      contents; several candidates of a kind is an error naming them.
@@ -155,7 +157,7 @@ static int find_inputs(const char *dir, bool need_topo, bool need_lft, struct fo
 	static const char *const tsuf[] = { ".lst", ".topo", ".net", NULL };
 	static const char *const lsuf[] = { ".dump", ".lfts", ".fdbs", NULL };
 	struct stat st;
-	int rc;
+	int rc = 0;
 
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode)) {
 		diag_add(dl, DIAG_ERROR, dir, 0, 0, "not a directory");
@@ -174,9 +176,17 @@ static int find_inputs(const char *dir, bool need_topo, bool need_lft, struct fo
 				return -ENOMEM;
 			return f->topo && f->lft ? 0 : -ENOMEM;
 		}
-	rc = need_topo ? only_file(dir, tsuf, "topology", &f->topo, dl) : 0;
-	if (!rc && need_lft)
-		rc = only_file(dir, lsuf, "forwarding-table", &f->lft, dl);
+	if (is_file(dir, "fabric.topo") && is_file(dir, "ffroute.lftb") &&
+	    !is_file(dir, "opensm-lfts.dump")) {	/* route --no-lfts-dump */
+		f->topo = join(dir, "fabric.topo");
+		f->lft = join(dir, "ffroute.lftb");
+		if (!f->topo || !f->lft)
+			return -ENOMEM;
+	} else {
+		rc = need_topo ? only_file(dir, tsuf, "topology", &f->topo, dl) : 0;
+		if (!rc && need_lft)
+			rc = only_file(dir, lsuf, "forwarding-table", &f->lft, dl);
+	}
 	if (!rc && is_file(dir, "opensm-sl2vl.dump") && !(f->sl2vl = join(dir, "opensm-sl2vl.dump")))
 		rc = -ENOMEM;
 	if (!rc && is_file(dir, "ffroute.sl") && !(f->sl = join(dir, "ffroute.sl")))

@@ -31,13 +31,15 @@ const char cmd_route_help[] =
 	"                     [--classes default|FILE] [--jobs FILE]\n"
 	"                     [--no-tree-digits]\n"
 	"                     [--no-shift-refine] [--no-incremental] [--threads N] [--ibroute]\n"
+	"                     [--no-lfts-dump]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
 	"LMC range and every switch LID), the SL of every path and the SL2VL tables\n"
 	"when VL layers are needed, verify them with the checker, and write into DIR:\n"
 	"  fabric.topo         the fabric, with the LIDs routed (ibnetdiscover format)\n"
-	"  opensm-lfts.dump    OpenSM's format; its `file` engine loads it (lfts_file)\n"
+	"  opensm-lfts.dump    OpenSM's format; its `file` engine loads it (lfts_file);\n"
+	"                      not with --no-lfts-dump\n"
 	"  ffroute.ibroute     ibroute/dump_lfts-style blocks, only with --ibroute\n"
 	"  ffroute.sl          SL per (source group, LID), only when VLs are used\n"
 	"  opensm-sl2vl.dump   SL2VL per port, only when VLs are used\n"
@@ -90,6 +92,11 @@ const char cmd_route_help[] =
 	"                      the tables are the same either way\n"
 	"      --ibroute       also write ffroute.ibroute (the tables again, as\n"
 	"                      ibroute prints them)\n"
+	"      --no-lfts-dump  leave opensm-lfts.dump out (about 75 bytes an entry:\n"
+	"                      6.5 GB for 35,000 LIDs on 2,560 switches); the tables\n"
+	"                      stay in ffroute.lftb, which check reads and convert\n"
+	"                      turns into the dump (--lft DIR/ffroute.lftb\n"
+	"                      --to opensm-lfts)\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -100,7 +107,7 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS, OPT_NO_INCR };
+       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS, OPT_NO_INCR, OPT_NO_DUMP };
 
 struct route_cli {
 	const char *fabric, *dir, *roles, *previous, *classes, *jobs;
@@ -108,7 +115,7 @@ struct route_cli {
 	struct route_tclass tc[CHK_TC_MAX];
 	enum ffr_format fmt;
 	unsigned lmc;
-	bool check, json, quiet, verbose, ibroute;
+	bool check, json, quiet, verbose, ibroute, no_dump;
 	bool no_incremental;	/* --previous gives places only */
 	struct route_opts ro;
 };
@@ -141,6 +148,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "no-incremental", no_argument, NULL, OPT_NO_INCR },
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "ibroute", no_argument, NULL, OPT_IBROUTE },
+		{ "no-lfts-dump", no_argument, NULL, OPT_NO_DUMP },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "classes", required_argument, NULL, OPT_CLASSES },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
@@ -200,6 +208,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_NO_INCR: o->no_incremental = true; break;
 		case OPT_CHECK: o->check = true; break;
 		case OPT_IBROUTE: o->ibroute = true; break;
+		case OPT_NO_DUMP: o->no_dump = true; break;
 		case 'j': o->json = true; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
@@ -358,12 +367,12 @@ static int mkdir_p(const char *dir)
  * itself; never the new topology beside the old tables.
  */
 static int write_all(const char *dir, const struct topo *t, const struct route_out *ro,
-		     bool ibroute)
+		     bool ibroute, bool dump)
 {
-	enum { ALWAYS, LAYERS, IBROUTE, CLASSES };
+	enum { ALWAYS, LAYERS, IBROUTE, CLASSES, DUMP };
 	static const struct { const char *name; writer_fn fn; int when; } files[] = {
 		{ "fabric.topo", w_topo, ALWAYS },
-		{ "opensm-lfts.dump", w_osm, ALWAYS },
+		{ "opensm-lfts.dump", w_osm, DUMP },
 		{ "ffroute.lftb", w_bin, ALWAYS },
 		{ "ffroute.ibroute", w_ibroute, IBROUTE },
 		{ "ffroute.sl", w_sl, LAYERS },
@@ -386,7 +395,7 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 	}
 	for (unsigned i = 0; i < NFILES; i++) {
 		want[i] = files[i].when == ALWAYS || (files[i].when == LAYERS && ro->nvls > 1) ||
-			  (files[i].when == IBROUTE && ibroute) ||
+			  (files[i].when == IBROUTE && ibroute) || (files[i].when == DUMP && dump) ||
 			  (files[i].when == CLASSES && ro->tcs.n);
 		path[i][0] = '\0';
 		if (rc || !want[i])
@@ -754,7 +763,7 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 	} else if (route_run(t, &c, &o.ro, &ro)) {
 		rc = CLI_FINDINGS;	/* refused: the reason was logged */
 	} else {
-		rc = write_all(o.dir, t, &ro, o.ibroute) || write_base(o.dir, &base, &ro) ||
+		rc = write_all(o.dir, t, &ro, o.ibroute, !o.no_dump) || write_base(o.dir, &base, &ro) ||
 		     write_jobs(o.dir, "", o.ro.jobs, t) ||
 		     write_jobs(o.dir, "/base", ro.base_in_force ? &bjobs : NULL, base.t)
 			     ? CLI_ERROR : CLI_OK;

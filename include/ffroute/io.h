@@ -37,6 +37,7 @@ enum ffr_format {
 	FFR_FMT_OSM_LFTS,	/* opensm-lfts.dump */
 	FFR_FMT_FDBS,		/* opensm.fdbs, ibdiagnet v1/v2 .fdbs */
 	FFR_FMT_IBROUTE,	/* ibroute / dump_lfts(.sh) */
+	FFR_FMT_LFTB,		/* ffroute.lftb: ffroute's own, a byte per entry */
 	FFR_FMT_COUNT
 };
 

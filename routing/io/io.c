@@ -23,6 +23,7 @@ static const char *const fmt_names[FFR_FMT_COUNT] = {
 	[FFR_FMT_OSM_LFTS] = "opensm-lfts",
 	[FFR_FMT_FDBS] = "fdbs",
 	[FFR_FMT_IBROUTE] = "ibroute",
+	[FFR_FMT_LFTB] = "lftb",
 };
 
 const char *ffr_format_name(enum ffr_format f)
@@ -46,7 +47,8 @@ enum ffr_format ffr_format_parse(const char *name)
 
 int ffr_format_is_lft(enum ffr_format f)
 {
-	return f == FFR_FMT_OSM_LFTS || f == FFR_FMT_FDBS || f == FFR_FMT_IBROUTE;
+	return f == FFR_FMT_OSM_LFTS || f == FFR_FMT_FDBS || f == FFR_FMT_IBROUTE ||
+	       f == FFR_FMT_LFTB;
 }
 
 /* Does @line (NUL-free, not terminated) start with @lit after blanks? */
@@ -76,6 +78,8 @@ static enum ffr_format classify_line(const char *l, size_t n, bool *ibnd_hint)
 		return FFR_FMT_LST;
 	if (starts(l, n, "Unicast lids [0x"))
 		return FFR_FMT_IBROUTE;
+	if (starts(l, n, "ffroute-lfts "))	/* ffroute.lftb's magic line (io_lftbin.c) */
+		return FFR_FMT_LFTB;
 	if (starts(l, n, "Unicast lids ["))
 		return FFR_FMT_OSM_LFTS;
 	if (contains(l, n, "dump_ucast_routes: Switch 0x"))
@@ -284,6 +288,8 @@ struct lft *lft_read_buf(const char *buf, size_t len, const char *fname, enum ff
 		return fdbs_read(buf, len, fname, t, dl);
 	case FFR_FMT_IBROUTE:
 		return ibroute_read(buf, len, fname, t, dl);
+	case FFR_FMT_LFTB:
+		return lft_read_bin_buf((const uint8_t *)buf, len, fname, t, dl);
 	case FFR_FMT_AUTO:
 		no_format(dl, fname, "forwarding-table");
 		break;
@@ -296,13 +302,33 @@ struct lft *lft_read_buf(const char *buf, size_t len, const char *fname, enum ff
 	return NULL;
 }
 
+/* Whether the file at @path starts as ffroute.lftb does (binary: not for ffr_load_file()). */
+static bool is_lftb(const char *path)
+{
+	static const char magic[] = "ffroute-lfts ";
+	char head[sizeof(magic)] = "";
+	FILE *fp = fopen(path, "rb");
+	bool yes;
+
+	if (!fp)
+		return false;
+	yes = fread(head, 1, sizeof(magic) - 1, fp) == sizeof(magic) - 1 &&
+	      !memcmp(head, magic, sizeof(magic) - 1);
+	fclose(fp);
+	return yes;
+}
+
 struct lft *lft_read_file(const char *path, enum ffr_format fmt, const struct topo *t,
 			  struct diag_list *dl)
 {
 	struct lft *l;
 	char *buf;
 	size_t len;
-	int rc = ffr_load_file(path, &buf, &len, dl);
+	int rc;
+
+	if (fmt == FFR_FMT_LFTB || (fmt == FFR_FMT_AUTO && is_lftb(path)))
+		return lft_read_bin(path, t, dl);
+	rc = ffr_load_file(path, &buf, &len, dl);
 
 	if (rc) {
 		errno = -rc;

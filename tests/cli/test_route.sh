@@ -24,7 +24,8 @@
 #   5. usage errors exit 2; a two-zone fabric with --vl-limit 1 is routed
 #      in one up*/down* order (no credit loop, the zone detours reported);
 #      a fabric cut in two is refused (the classification's reason) and
-#      nothing is written.
+#      nothing is written;
+#   6. --no-lfts-dump: ffroute.lftb alone, read by check and convert.
 # Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -283,5 +284,26 @@ awk '/^(Switch|Ca)/ { rec = 1 } rec && !done && /^$/ { print "garbage in the mid
 rc=$?
 [ $rc -eq 2 ] && grep -q 'error: unknown record type "garbage"' "$TMP/middle.err" &&
 	ok "unknown text between records: an error, exit 2" || not_ok "text in the middle (exit $rc)" "$TMP/middle.err"
+
+# --no-lfts-dump: no opensm-lfts.dump (a stale one removed), the tables in
+# ffroute.lftb, which check reads (the same report) and convert turns into
+# the same dump
+SMALL=$FAB/ff2-bridge-small.net
+"$FFROUTE" route "$SMALL" -o "$TMP/nd1" -q 2>/dev/null &&
+	"$FFROUTE" route "$SMALL" -o "$TMP/nd2" -q 2>/dev/null &&
+	"$FFROUTE" route "$SMALL" -o "$TMP/nd2" -q --no-lfts-dump 2>"$TMP/nd.err" &&
+	[ ! -e "$TMP/nd2/opensm-lfts.dump" ] && [ -s "$TMP/nd2/ffroute.lftb" ] &&
+	ok "route --no-lfts-dump: ffroute.lftb, no opensm-lfts.dump (an earlier one removed)" ||
+	not_ok "route --no-lfts-dump" "$TMP/nd.err"
+"$FFROUTE" check --json "$TMP/nd1" 2>/dev/null | jq -S 'del(.input)' >"$TMP/nd1.json"
+"$FFROUTE" check --json "$TMP/nd2" 2>"$TMP/nd.err" | jq -S 'del(.input)' >"$TMP/nd2.json"
+[ -s "$TMP/nd2.json" ] && cmp -s "$TMP/nd1.json" "$TMP/nd2.json" &&
+	jq -e '.hard_findings == 0' "$TMP/nd2.json" >/dev/null &&
+	ok "check DIR reads fabric.topo + ffroute.lftb: the report of the dump's" ||
+	not_ok "check of a --no-lfts-dump directory" "$TMP/nd.err"
+"$FFROUTE" convert --lft "$TMP/nd2/ffroute.lftb" --to opensm-lfts -o "$TMP/nd2.dump" \
+	"$TMP/nd2/fabric.topo" 2>"$TMP/nd.err" && cmp -s "$TMP/nd2.dump" "$TMP/nd1/opensm-lfts.dump" &&
+	ok "convert --lft ffroute.lftb --to opensm-lfts: the dump route writes" ||
+	not_ok "convert from ffroute.lftb" "$TMP/nd.err"
 
 tap_done
