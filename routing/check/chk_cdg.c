@@ -728,6 +728,7 @@ struct chk_cdg {
 	bool sw;		/* all is collected */
 	struct inject in;	/* until the edges are collected */
 	uint16_t sls;		/* the SLs the SL table uses */
+	uint32_t ng;		/* source groups (g->in's, which fill frees) */
 	atomic_uint next;	/* the next LID block of the CA-injected walks */
 };
 
@@ -755,7 +756,7 @@ int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_c
 		return -EOVERFLOW;
 	}
 	g->sw = !(o && o->no_switch_cdg);
-	g->in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
+	g->ng = g->in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
 	g->sls = sls = used_sls(t, o, g->in.ng, NULL, 0);	/* one scan of the SL table */
 	atomic_init(&g->next, 1);
 	rc = inject_init(t, o, sls, &g->in);
@@ -797,7 +798,7 @@ int chk_cdg_help(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		return 0;	/* chk_cdg_fill() does it all */
 	if (!(x = calloc(1, sizeof(*x))))
 		return -ENOMEM;
-	x->in.ng = g->in.ng;
+	x->in.ng = g->ng;	/* not g->in's: the fill thread frees that */
 	rc = inject_init(t, o, g->sls, &x->in);
 	if (!rc)
 		rc = set_like(&g->ca, &x->ca, t);

@@ -10,8 +10,9 @@
  * their port is cabled to (the "attach" switch; a switch LID's attach
  * switch is the switch itself).  One BFS over switch-switch links from the
  * attach switch gives every switch's shortest distance in switch hops and
- * whether a physical path exists (judged against a trace, chk_trace.c:
- * only for a LID with a route that fails; non_minimal is not counted).
+ * whether a physical path exists (judged against a trace, chk_trace.c, or
+ * with chk_opts.no_minimal: only for a LID with a route that fails;
+ * non_minimal is not counted).
  * Then each switch's outcome toward the LID is resolved with
  * memoisation: a switch's outcome is its own LFT
  * entry's outcome, or, when the entry leads to another switch with a

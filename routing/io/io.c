@@ -217,7 +217,7 @@ static void no_format(struct diag_list *dl, const char *fname, const char *what)
 {
 	diag_add(dl, DIAG_ERROR, fname, 0, 0,
 		 "cannot tell the %s format (not ibnetdiscover, .net, .lst, opensm-lfts, "
-		 ".fdbs or ibroute); name it with --%s-format", what,
+		 ".fdbs, ibroute or lftb); name it with --%s-format", what,
 		 *what == 't' ? "topo" : "lft");
 }
 

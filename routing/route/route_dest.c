@@ -34,17 +34,6 @@
 /* ---- designated path and preference ------------------------------------------ */
 
 /*
- * Whether D-mod-K's member for @rank at switch @s is lost and @s is above
- * the leaves.  One substitute would carry the lost member's destinations
- * for every source: two destinations' routes on one link down (a 3-level
- * tree whose spine lost a core: 86 routes on it, about 60 on its peers).  The
- * designated path ends at @s instead (open_lv) and each source spreads
- * such a destination by load, its ties rotated from the source switch's
- * position (class_pos.c).
- * A leaf's lost member keeps its substitute: on two-level zones the shift
- * refinement (route_shift.c) rebalances those with shifts in view.
- */
-/*
  * @rank mod @m, for a switch of level @lv: memoized per level, as most
  * switches of a level share the size of their up-group and one
  * destination's rank digit (a division per switch and destination cost
@@ -60,6 +49,17 @@ static inline uint32_t rank_mod(struct rt *r, uint8_t lv, uint32_t rank, uint32_
 	return r->mod_v[lv];
 }
 
+/*
+ * Whether D-mod-K's member for @rank at switch @s is lost and @s is above
+ * the leaves.  One substitute would carry the lost member's destinations
+ * for every source: two destinations' routes on one link down (a 3-level
+ * tree whose spine lost a core: 86 routes on it, about 60 on its peers).  The
+ * designated path ends at @s instead (open_lv) and each source spreads
+ * such a destination by load, its ties rotated from the source switch's
+ * position (class_pos.c).
+ * A leaf's lost member keeps its substitute: on two-level zones the shift
+ * refinement (route_shift.c) rebalances those with shifts in view.
+ */
 static bool lost_above_leaves(struct rt *r, uint32_t s, uint32_t rank)
 {
 	uint32_t b = r->upg_off[s], m = r->upg_off[s + 1] - b, i;

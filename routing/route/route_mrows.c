@@ -80,14 +80,14 @@ static bool turns_after(struct mg *m, uint32_t s)
 }
 
 /*
- * With m->only (every other LID keeps the base's column), when no merged
- * LID turned in the base: the rows the walks of the kept LIDs that turn
- * would find are then the base's (route_sl.c walked the same routes, and
- * no other), so they go into @bits (stride @stride, merged_rows()'s
- * layout) on this fabric's ports; true.  False (walk them all) when a
- * merged LID turned in the base (a row only its old route needed must go:
- * it would lift other routes through its pair too early), or when the
- * base's rows or turn marks are unknown.
+ * With m->only (every other LID keeps the base's column), when every LID
+ * that turned in the base is kept (none merged, none gone) and no switch
+ * is gone: the rows the walks of the kept LIDs that turn would find are
+ * then the base's (route_sl.c walked the same routes, and no other), so
+ * they go into @bits (stride @stride, merged_rows()'s layout) on this
+ * fabric's ports; true.  False (walk them all) otherwise, as a row only a
+ * merged or gone route needed must go (it would lift other routes through
+ * its pair too early), or when the base's rows or turn marks are unknown.
  */
 static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 {
@@ -95,10 +95,11 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 	const struct chk_vlx *x = m->bo ? &m->bo->vlx : NULL;
 	uint32_t *sw_of;	/* [base switch ordinal]: this fabric's, or TOPO_NONE */
 
-	if (!m->only || !m->bo || !m->bo->turned || !x->n)
-		return false;
-	for (uint32_t lid = 1; lid <= t->max_lid && lid < m->bo->nlids; lid++)
-		if (m->only[lid] && m->bo->turned[lid])
+	if (!m->only || !m->bo || !m->bo->turned || !x->n || b->nswitches != m->ns)
+		return false;	/* unknown, or a switch gone: its routes' rows with it */
+	for (uint32_t lid = 1; lid < m->bo->nlids; lid++)	/* merged or gone: rows to drop */
+		if (m->bo->turned[lid] && (lid > t->max_lid || t->lid_port[lid] == TOPO_NONE ||
+					   m->only[lid]))
 			return false;
 	if (!(sw_of = malloc(((size_t)b->nswitches + 1) * sizeof(*sw_of))))
 		return false;

@@ -658,6 +658,46 @@ static void test_judged_alike(void **state)
 	diag_free(&dl);
 }
 
+/*
+ * A top switch removed (a review's case): its LID and the turns toward it
+ * go, and no merged LID turned, so the base's turn rows must not stand for
+ * the kept LIDs (route_mrows.c base_rows()): the merge's rows equal the
+ * full walk's (incr_case()), on each family, for up to 3 top switches.
+ */
+static void test_incremental_top_gone(void **state)
+{
+	const enum gen_family fam[] = { GEN_FF2, GEN_FRAME, GEN_FATTREE };
+	struct diag_list dl;
+
+	(void)state;
+	diag_init(&dl, 0);
+	for (unsigned i = 0; i < sizeof(fam) / sizeof(fam[0]); i++) {
+		struct topo *t0 = gen_less(fam[i], 0, 0);
+		struct route_out base;
+		struct route_opts o;
+		struct cls c0;
+		unsigned top = 0, done = 0;
+
+		assert_int_equal(topo_assign_lids(t0, 0), 0);
+		assert_int_equal(cls_classify(t0, NULL, &c0), 0);
+		route_opts_init(&o);
+		assert_int_equal(route_run(t0, &c0, &o, &base), 0);
+		for (uint32_t n = 0; n < t0->nnodes; n++)
+			if (topo_is_switch(t0, n) && c0.level[n] > top)
+				top = c0.level[n];
+		for (uint32_t n = 0; n < t0->nnodes && done < 3; n++)
+			if (topo_is_switch(t0, n) && c0.level[n] == top) {
+				incr_case(t0, &base, lids_of(ru_relid(t0, n, &dl), t0), false);
+				done++;
+			}
+		assert_int_equal(done, 3);
+		route_out_free(&base);
+		cls_free(&c0);
+		topo_free(t0);
+	}
+	diag_free(&dl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -671,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_rails_why),
 		cmocka_unit_test(test_incremental),
 		cmocka_unit_test(test_judged_alike),
+		cmocka_unit_test(test_incremental_top_gone),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
