@@ -7,9 +7,10 @@
  * routes do not need lifts other routes through its pair too early, one
  * they lack leaves a turn on VL 0.  So the rows are found again as
  * route_sl.c finds its own: along every route that turns.  When the pass
- * merged a few LIDs, none of which turned in the base, and kept the base's
- * columns for the others, the base's rows stand for those (its own walks
- * of the same routes), and only the merged LIDs are walked.
+ * merged a few LIDs and kept the base's columns for the others, and every
+ * LID that turned in the base is one of those (none merged, none gone,
+ * no switch gone), the base's rows stand for them (its own walks of the
+ * same routes), and only the merged LIDs are walked.
  *
  * Cost: O(switches) per LID walked, plus O(ports x radix) to read the rows out.
  */
