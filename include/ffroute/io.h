@@ -125,6 +125,11 @@ int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
 int lft_write_bin(const struct topo *t, const struct lft *l, FILE *fp);
 /** lft_read_bin - read ffroute.lftb for @t; NULL with "path: error: ..." in @dl */
 struct lft *lft_read_bin(const char *path, const struct topo *t, struct diag_list *dl);
+/**
+ * lft_bin_head - whether @buf[0..len) starts as ffroute.lftb does (its
+ * magic name, any version: lft_read_bin() says which it reads)
+ */
+bool lft_bin_head(const char *buf, size_t len);
 /** lft_read_bin_buf - the same from @len bytes at @buf (@fname names them) */
 struct lft *lft_read_bin_buf(const uint8_t *buf, size_t len, const char *fname,
 			     const struct topo *t, struct diag_list *dl);

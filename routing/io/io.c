@@ -78,7 +78,7 @@ static enum ffr_format classify_line(const char *l, size_t n, bool *ibnd_hint)
 		return FFR_FMT_LST;
 	if (starts(l, n, "Unicast lids [0x"))
 		return FFR_FMT_IBROUTE;
-	if (starts(l, n, "ffroute-lfts "))	/* ffroute.lftb's magic line (io_lftbin.c) */
+	if (lft_bin_head(l, n))	/* ffroute.lftb's magic line */
 		return FFR_FMT_LFTB;
 	if (starts(l, n, "Unicast lids ["))
 		return FFR_FMT_OSM_LFTS;
@@ -305,17 +305,15 @@ struct lft *lft_read_buf(const char *buf, size_t len, const char *fname, enum ff
 /* Whether the file at @path starts as ffroute.lftb does (binary: not for ffr_load_file()). */
 static bool is_lftb(const char *path)
 {
-	static const char magic[] = "ffroute-lfts ";
-	char head[sizeof(magic)] = "";
+	char head[16];
 	FILE *fp = fopen(path, "rb");
-	bool yes;
+	size_t n;
 
 	if (!fp)
 		return false;
-	yes = fread(head, 1, sizeof(magic) - 1, fp) == sizeof(magic) - 1 &&
-	      !memcmp(head, magic, sizeof(magic) - 1);
+	n = fread(head, 1, sizeof(head), fp);
 	fclose(fp);
-	return yes;
+	return lft_bin_head(head, n);
 }
 
 struct lft *lft_read_file(const char *path, enum ffr_format fmt, const struct topo *t,

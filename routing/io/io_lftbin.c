@@ -28,6 +28,12 @@
 
 static const char MAGIC[] = "ffroute-lfts 1\n";
 #define MAGIC_LEN (sizeof(MAGIC) - 1)
+#define MAGIC_NAME_LEN (MAGIC_LEN - 2)	/* "ffroute-lfts ", before the version */
+
+bool lft_bin_head(const char *buf, size_t len)
+{
+	return len >= MAGIC_NAME_LEN && !memcmp(buf, MAGIC, MAGIC_NAME_LEN);
+}
 
 static void put_le(uint8_t *o, uint64_t v, unsigned n)
 {
