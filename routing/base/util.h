@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* ffr_cmp_u32 - qsort/bsearch order of uint32_t, ascending */
@@ -59,6 +61,50 @@ static inline unsigned ffr_threads(unsigned want)
 	if (!want)
 		want = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 	return want > 2 ? 2 : want;
+}
+
+/*
+ * ffr_big_alloc - @n bytes (free() frees them) for a table of several
+ * megabytes: on 2 MiB boundaries with transparent huge pages asked for,
+ * as the first touch of a fresh table page by page (a 22 MB LFT block is
+ * 5,500 faults) costs more than routing a few hundred LIDs.  The kernel
+ * may ignore the hint; small sizes are plain malloc().
+ */
+static inline void *ffr_big_alloc(size_t n)
+{
+	const size_t huge = (size_t)2 << 20;
+	void *p;
+
+	if (n < 4 * huge)
+		return malloc(n ? n : 1);
+	p = aligned_alloc(huge, (n + huge - 1) / huge * huge);
+	if (p)
+		(void)madvise(p, n, MADV_HUGEPAGE);
+	return p;
+}
+
+/*
+ * ffr_count_byte - how many of the @n bytes at @p equal @v; eight at a
+ * time (a table of 22 million entries is counted in a few milliseconds,
+ * where a byte loop takes several times that).
+ */
+static inline size_t ffr_count_byte(const uint8_t *p, size_t n, uint8_t v)
+{
+	const uint64_t ones = 0x0101010101010101ull, low7 = 0x7f7f7f7f7f7f7f7full;
+	size_t c = 0, i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		x ^= ones * v;	/* the bytes equal to v are now 0 */
+		/* 1 in each byte that is not 0, then their sum in the top byte */
+		x = (((x & low7) + low7) | x) >> 7 & ones;
+		c += 8 - (size_t)((x * ones) >> 56);
+	}
+	for (; i < n; i++)
+		c += p[i] == v;
+	return c;
 }
 
 #endif

@@ -931,6 +931,29 @@ static void *cdg_job_run(void *arg)
 	return NULL;
 }
 
+/*
+ * Judged against chk_opts.since: the second thread checks the judged
+ * LIDs' edges against the trace's order (chk_cdg_since()) while the first
+ * resolves their routes, every route taken as valid; the answer stands
+ * if they all are (as the graph of cdg_job_run()).
+ */
+struct since_job {
+	const struct topo *t;
+	const struct lft *l;
+	const struct chk_opts *o;
+	const uint32_t *lids, *pmap;
+	uint32_t n;
+	int rc;
+};
+
+static void *since_job_run(void *arg)
+{
+	struct since_job *j = arg;
+
+	j->rc = chk_cdg_since(j->t, j->l, NULL, j->o, j->lids, j->n, j->o->since, j->pmap);
+	return NULL;
+}
+
 /* The findings of every destination (routes resolved, tallied, counted). */
 static void all_dests(struct find *f, const uint32_t *lids, uint32_t nd)
 {
@@ -991,10 +1014,11 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 {
 	struct find f;
 	struct cdg_job job = { t, l, o, NULL, 0 };
+	struct since_job sj = { .t = t, .l = l, .o = o, .rc = -1 };
 	struct chk_trace *tr = NULL;
 	struct chk_cdg *help = NULL;
 	pthread_t th;
-	bool two;
+	bool two, two_since;
 	uint32_t *lids, nd = 0, *pmap = NULL;
 	int rc;
 
@@ -1039,7 +1063,12 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		chk_cdg_free(job.g);
 		two = false;
 	}
+	sj.lids = lids, sj.n = nd, sj.pmap = pmap;
+	two_since = pmap && ffr_threads(o->threads) >= 2 &&
+		    !pthread_create(&th, NULL, since_job_run, &sj);
 	all_dests(&f, lids, nd);
+	if (two_since)
+		pthread_join(th, NULL);
 	if (two && chk_cdg_help(t, l, NULL, o, job.g, &help))	/* its last LIDs, here too */
 		help = NULL;
 	if (two) {
@@ -1053,7 +1082,8 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (!rc && !pmap && (!o || !o->rates_if_mixed || c->rates_mixed))
 		rc = chk_rates(t, l, c, r);
 	if (!rc && pmap)
-		rc = chk_trace_credit_loops(t, l, f.ok, o, lids, nd, pmap, r, tr);
+		rc = chk_trace_credit_loops(t, l, f.ok, o, lids, nd, pmap, r, tr,
+					    f.nvalid == f.nroutes && sj.rc >= 0 ? sj.rc : -1);
 	else if (!rc)
 		rc = credit_loops(&f, two ? &job : NULL, tr);
 	else if (two)

@@ -156,10 +156,11 @@ struct chk_trace *chk_trace_moved(const struct chk_trace *old, const struct topo
 
 int chk_trace_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 			   const struct chk_opts *o, const uint32_t *lids, uint32_t n,
-			   const uint32_t *pmap, struct chk_report *r, struct chk_trace *full)
+			   const uint32_t *pmap, struct chk_report *r, struct chk_trace *full,
+			   int since)
 {
 	struct chk_cdg *g;
-	int rc = chk_cdg_since(t, l, ok, o, lids, n, o->since, pmap);
+	int rc = since >= 0 ? since : chk_cdg_since(t, l, ok, o, lids, n, o->since, pmap);
 
 	if (rc != 1)
 		return rc;

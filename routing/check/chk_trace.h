@@ -20,11 +20,13 @@ struct chk_trace *chk_trace_moved(const struct chk_trace *old, const struct topo
  * (@ok: their valid routes; @pmap: chk_trace_fits()): 0 when every edge of
  * theirs follows the trace's order (no cycle); else the whole graph is
  * searched, cycles reported in @r, its order into @full when acyclic, and
- * 1 returned; -ENOMEM.
+ * 1 returned; -ENOMEM.  @since: chk_cdg_since() of these, if already
+ * known (0 or 1), else -1.
  */
 int chk_trace_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 			   const struct chk_opts *o, const uint32_t *lids, uint32_t n,
-			   const uint32_t *pmap, struct chk_report *r, struct chk_trace *full);
+			   const uint32_t *pmap, struct chk_report *r, struct chk_trace *full,
+			   int since);
 /*
  * What a run keeps in *@o->trace when @r has no hard finding: @tr (its
  * graph's order; freed when not kept), or, judged against @o->since whose

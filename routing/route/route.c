@@ -517,17 +517,17 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 					o->base->out->trace : NULL;
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
-	bool strict = false;
+	struct rt_merge_how h = { .only = only, .force = out->forced, .threads = o->threads };
 	int rc;
 
 	out->max_link_routes = 0;
-	rc = rt_base_merge(t, c, o->base, out, false, only, out->forced, &keep, &n);
+	rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
 	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s); merging strictly", out->err);
-		strict = true;
+		h.strict = true;
 		out->max_link_routes = 0;
-		rc = rt_base_merge(t, c, o->base, out, true, only, out->forced, &keep, &n);
+		rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
 		if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
 				 "where intact fail the verification (%.160s)", out->err);
@@ -541,7 +541,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 		out->patched_lids = n.patched;
 		out->rerouted_lids = n.rerouted;
 		logf_(o, ROUTE_LOG_INFO, "incremental%s: %u LIDs keep the base's routes, %u "
-		      "patched where they met a fault, %u re-routed", strict ? " (strict)" : "",
+		      "patched where they met a fault, %u re-routed", h.strict ? " (strict)" : "",
 		      n.intact, n.patched, n.rerouted);
 	}
 	return rc;

@@ -38,19 +38,50 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "route/route_incr.h"
 
 /*
+ * The node of @b of each node of @t (the same GUID and type), or
+ * TOPO_NONE: both lists are in GUID order (topo_find_guid()), so one
+ * merge, O(nodes).  NULL when out of memory.
+ */
+static uint32_t *node_map(const struct topo *t, const struct topo *b)
+{
+	uint32_t *map = malloc(((size_t)t->nnodes + 1) * sizeof(*map));
+
+	for (uint32_t n = 0, bn = 0; map && n < t->nnodes; n++) {
+		while (bn < b->nnodes && b->node_guid[bn] < t->node_guid[n])
+			bn++;
+		map[n] = bn < b->nnodes && b->node_guid[bn] == t->node_guid[n] &&
+			 b->node_type[bn] == t->node_type[n] ? bn : TOPO_NONE;
+	}
+	return map;
+}
+
+/* topo_port_in() of port @p of @t in @b, with node_map()'s @map. */
+static uint32_t port_in(const struct topo *t, uint32_t p, const struct topo *b,
+			const uint32_t *map)
+{
+	uint32_t bn = map[t->port_node[p]];
+	unsigned num = topo_port_num(t, p);
+
+	return bn == TOPO_NONE || num > b->node_nports[bn] ? TOPO_NONE : b->port_off[bn] + num;
+}
+
+/*
  * Is @t the base minus something?  1: a strict subset, 0: the same
- * fabric, -1: not a subset (@why says what the base lacks).
+ * fabric, -1: not a subset (@why says what the base lacks, or that
+ * memory ran out: routed from scratch then).
  */
 int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len)
 {
 	const struct topo *b = base->t;
 	bool less = t->nnodes < b->nnodes || t->nlinks < b->nlinks;
+	uint32_t *map = node_map(t, b);
 
-	for (uint32_t p = 0; p < t->nports; p++) {
-		uint32_t bp = topo_port_in(t, p, b), r = t->port_remote[p];
+	for (uint32_t p = 0; map && p < t->nports; p++) {
+		uint32_t bp = port_in(t, p, b, map), r = t->port_remote[p];
 		const char *what = NULL;
 
 		if (r == TOPO_NONE && !topo_is_switch(t, t->port_node[p]))
@@ -59,15 +90,21 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 			what = "a node or port";
 		else if (t->port_lid[p] != b->port_lid[bp] || t->port_lmc[p] != b->port_lmc[bp])
 			what = "this LID";
-		else if (r != TOPO_NONE && b->port_remote[bp] != topo_port_in(t, r, b))
+		else if (r != TOPO_NONE && b->port_remote[bp] != port_in(t, r, b, map))
 			what = "a link";
 		if (what) {
 			snprintf(why, len, "the base has not %s: %s (0x%016llx) port %u", what,
 				 t->node_desc[t->port_node[p]],
 				 (unsigned long long)t->node_guid[t->port_node[p]], topo_port_num(t, p));
+			free(map);
 			return -1;
 		}
 	}
+	if (!map) {
+		snprintf(why, len, "out of memory comparing the fabric with the base");
+		return -1;
+	}
+	free(map);
 	return less ? 1 : 0;
 }
 
@@ -675,15 +712,17 @@ static int copy_base(struct mg *m)
 	struct lft *l = m->out->lft;
 	const struct route_out *bo = m->bo;
 	struct route_out *o = m->out;
-	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
-	uint8_t xl[256], *kept = calloc(l->nlids + 1, 1);	/* [lid]: kept from the base */
+	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0, nonly = 0;
+	uint32_t top = nl < m->t->max_lid + 1 ? nl : m->t->max_lid + 1;	/* LIDs kept: below */
+	uint8_t xl[256];
 	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
+	uint32_t *onl = malloc(((size_t)m->t->max_lid + 1) * sizeof(*onl));	/* to merge */
 	bool same = true;	/* the base's SLs name the zones as this pass */
-	int rc = kept && gone ? 0 : -ENOMEM;
+	int rc = gone && onl ? 0 : -ENOMEM;
 
 	for (uint32_t lid = 1, nb = 0, lids[LFT_COLS]; lid <= m->t->max_lid + 1 && !rc; lid++) {
 		if (lid <= m->t->max_lid && m->only[lid])
-			lids[nb++] = lid;
+			lids[nb++] = onl[nonly++] = lid;
 		if (nb < LFT_COLS && lid <= m->t->max_lid)
 			continue;
 		lft_cols_get(l, lids, nb, m->oblk);	/* row by row, as rt_base_merge() */
@@ -694,20 +733,20 @@ static int copy_base(struct mg *m)
 		}
 		nb = 0;
 	}
-	for (uint32_t lid = 1; !rc && lid < l->nlids && lid <= m->t->max_lid; lid++) {
-		kept[lid] = m->t->lid_port[lid] != TOPO_NONE && !m->only[lid];
+	for (uint32_t lid = 1; !rc && lid < l->nlids && lid <= m->t->max_lid; lid++)
 		if (m->t->lid_port[lid] == TOPO_NONE)
 			gone[ngone++] = lid;
-	}
 	for (uint32_t s = 0; !rc && s < m->ns; s++) {
 		uint8_t *row = l->port + (size_t)s * l->nlids;
-		uint32_t n = 0;
+		uint64_t n;
 
 		memcpy(row, bl->port + (size_t)m->bsw[s] * bl->nlids, nl);
 		for (uint32_t i = 0; i < ngone; i++)
 			row[gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
-		for (uint32_t lid = 1; lid < nl; lid++)	/* this pass counted those it routed */
-			n += kept[lid] & (row[lid] != LFT_NONE);
+		/* this pass counted those it routed: the kept LIDs' entries here */
+		n = top > 1 ? top - 1 - ffr_count_byte(row + 1, top - 1, LFT_NONE) : 0;
+		for (uint32_t i = 0; i < nonly && onl[i] < top; i++)
+			n -= row[onl[i]] != LFT_NONE;
 		o->routes += n;
 	}
 	for (unsigned v = 0; bo && v < 256; v++) {
@@ -728,8 +767,8 @@ static int copy_base(struct mg *m)
 		for (uint32_t i = 0; i < ngone; i++)
 			to[gone[i]] = 0;	/* as this pass has them */
 	}
-	free(kept);
 	free(gone);
+	free(onl);
 	if (!rc)
 		restore(m);
 	return rc;
@@ -766,12 +805,14 @@ static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
  * shorter than the base's, which is still there).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, bool strict, const uint8_t *only, const uint8_t *force,
+		  struct route_out *out, const struct rt_merge_how *h,
 		  struct rt_merge_keep *keep, struct rt_merge_count *n)
 {
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
-			.ngroups = out->sl ? out->ngroups : 0, .strict = strict, .keep = keep,
-			.only = only, .force = force };
+			.ngroups = out->sl ? out->ngroups : 0, .strict = h->strict, .keep = keep,
+			.only = h->only, .force = h->force, .threads = h->threads };
+	const uint8_t *only = h->only;
+	bool strict = h->strict;
 	size_t ns = m.ns;
 	int rc;
 
@@ -827,10 +868,10 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		out->turned = NULL;
 	} else if (!rc) {	/* layer SLs: classes map rows */
 		rc = rt_merged_rows(&m);
-		out->turn_routes = 0;	/* the switches' own routes on the turn SL */
-		for (size_t i = (size_t)(c->nzones + 1) * out->nlids;
-		     i < (size_t)out->ngroups * out->nlids; i++)
-			out->turn_routes += out->sl[i] == ROUTE_SL_TURN;
+		out->turn_routes = out->ngroups <= c->nzones + 1 ? 0 : ffr_count_byte(
+			out->sl + (size_t)(c->nzones + 1) * out->nlids,	/* the switches' own
+									 * routes on the turn SL */
+			(size_t)(out->ngroups - c->nzones - 1) * out->nlids, ROUTE_SL_TURN);
 	}
 	free(m.bsw);
 	free(m.bgroup);

@@ -28,6 +28,7 @@ struct mg {
 						 * the merged column, dead, scratch (2 x) */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
+	unsigned threads;		/* route_opts.threads (rt_merged_rows()) */
 	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
 					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
 	uint32_t bk;			/* ... the current LID's */

@@ -238,17 +238,23 @@ struct rt_merge_keep {
 	uint32_t *lid;
 	uint8_t *col;	/* per LID: an entry per switch, then an SL per group */
 };
+/* How rt_base_merge() merges. */
+struct rt_merge_how {
+	bool strict;
+	const uint8_t *only, *force;	/* [lid]; NULL: none */
+	unsigned threads;		/* route_opts.threads */
+};
 /**
  * rt_base_merge - the base's entries (and SLs) on @t where they still lead
- * somewhere live.  Lenient (!@strict): the columns it replaces go to @keep;
- * strict: @keep's columns are put back first, and every switch's path is
- * then one routing's whole or plain up*down* (route_incr.c).  @only (NULL: all):
- * merge those LIDs, take the base's tables for the others (this pass routed
- * only @only); -EAGAIN if the base's SLs are unknown.  @force (NULL: none):
- * those LIDs take this pass's columns whole
+ * somewhere live.  Lenient (!@h->strict): the columns it replaces go to
+ * @keep; strict: @keep's columns are put back first, and every switch's
+ * path is then one routing's whole or plain up*down* (route_incr.c).
+ * @h->only (NULL: all): merge those LIDs, take the base's tables for the
+ * others (this pass routed only @only); -EAGAIN if the base's SLs are
+ * unknown.  @h->force (NULL: none): those LIDs take this pass's columns whole
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
-		  struct route_out *out, bool strict, const uint8_t *only, const uint8_t *force,
+		  struct route_out *out, const struct rt_merge_how *h,
 		  struct rt_merge_keep *keep, struct rt_merge_count *n);
 void rt_merge_keep_free(struct rt_merge_keep *k);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */

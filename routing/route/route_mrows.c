@@ -15,9 +15,11 @@
  * Cost: O(switches) per LID walked, plus O(ports x radix) to read the rows out.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/util.h"
 #include "route/route_incr.h"
 
 /*
@@ -25,8 +27,12 @@
  * out) pairs that keep a direction (up after coming down: a turn; down
  * after going up: a peak): bit in - (the switch's first port) of the row
  * of out, so that merged_rows() reads the rows in the table's key order.
+ * @walked[w] (per LID): a walk went on from w, so every pair after w is
+ * marked; the pair at w depends on the hop into it, the rest does not.
+ * O(switches) per LID, whichever switches walk.
  */
-static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride)
+static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride,
+		       uint8_t *walked)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
@@ -45,6 +51,9 @@ static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t s
 
 			bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
 		}
+		if (walked[s])
+			break;
+		walked[s] = 1;
 		in = t->port_remote[p];
 		s = rt_next_sw(t, s, e);
 	}
@@ -124,73 +133,111 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 	return true;
 }
 
+/* One thread's share of the walks: LIDs [from, to) of the list, into its own bits. */
+struct walks {
+	struct mg m;		/* the merge's, with this thread's scratch (st, bc) */
+	const uint32_t *lids;
+	uint32_t from, to, stride;
+	uint8_t *bits, *blk;	/* [port][in / 8]; two blocks of columns */
+};
+
 /*
- * The turn rows of the merged tables, found as route_sl.c finds them for
- * its own: along the route of every switch that turns (on the turn SL,
- * or up after coming down), the pairs that keep a direction; a pair whose
- * in port is an up-port lifts SL 0 to VL 1 (a turn), a down-port the turn
- * SL (after a peak), over the out port's row.  Neither routing's rows
- * would do: a row the merged routes do not need lifts other routes
- * through its pair too early.  Layer SLs only: with traffic classes
- * (base_groups() keeps them out) this pass's rows stand.  With m->only,
- * the base's rows stand for the kept LIDs (base_rows()) and only the
- * merged ones are walked.
+ * Walk the merged routes to the LIDs, LFT_COLS at a time, row by row (the
+ * switches' SLs are laid out as a table: a row per switch): every switch
+ * on the turn SL, or whose route turns after it, marks its route's pairs.
  */
-int rt_merged_rows(struct mg *m)
+static void *walk_lids(void *arg)
 {
-	const struct topo *t = m->t;
+	struct walks *w = arg;
+	struct mg *m = &w->m;
 	struct route_out *o = m->out;
-	uint32_t stride = 1, nz = m->c->nzones, n = 0;
 	struct lft swsl = { .nsw = m->ns, .nlids = o->nlids,
-			    .port = o->sl + (size_t)(nz + 1) * o->nlids };
-	/* a kept LID whose base routes never turn gives no row: walk the others */
-	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
-	uint32_t bn = bt ? m->base->out->nlids : 0, lids[LFT_COLS];
-	uint8_t *bits, *blk;
-	bool kept;	/* the base's rows stand for the kept LIDs */
+			    .port = o->sl + (size_t)(m->c->nzones + 1) * o->nlids };
 
-	for (uint32_t s = 0; s < m->ns; s++)
-		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
-			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
-	bits = calloc((size_t)t->nports * stride + 1, 1);
-	blk = malloc(2 * (size_t)m->ns * LFT_COLS + 1);
-	if (!bits || !blk) {
-		free(bits);
-		free(blk);
-		return -ENOMEM;
-	}
-	kept = base_rows(m, bits, stride);
-	/* the LIDs to walk, LFT_COLS at a time, row by row (the switches' SLs
-	 * are laid out as a table: a row per switch) */
-	for (uint32_t lid = 1, nb = 0; lid <= t->max_lid + 1; lid++) {
-		bool walk = lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE &&
-			    (!bt || m->only[lid] || (!kept && lid < bn && bt[lid]));
+	for (uint32_t i = w->from; i < w->to; i += LFT_COLS) {
+		uint32_t nb = w->to - i < LFT_COLS ? w->to - i : LFT_COLS;
 
-		if (walk)
-			lids[nb++] = lid;
-		else if (o->turned && lid <= t->max_lid)
-			o->turned[lid] = kept && lid < bn && bt[lid];	/* the base's */
-		if (nb < LFT_COLS && lid <= t->max_lid)
-			continue;
-		lft_cols_get(o->lft, lids, nb, blk);
-		lft_cols_get(&swsl, lids, nb, blk + (size_t)m->ns * LFT_COLS);
+		lft_cols_get(o->lft, w->lids + i, nb, w->blk);
+		lft_cols_get(&swsl, w->lids + i, nb, w->blk + (size_t)m->ns * LFT_COLS);
 		for (uint32_t k = 0; k < nb; k++) {
-			const uint8_t *sl = blk + (size_t)m->ns * LFT_COLS + k;
+			const uint8_t *sl = w->blk + (size_t)m->ns * LFT_COLS + k;
 			bool turned = false;
 
-			m->bc = blk + k;
-			memset(m->st, 0, m->ns);	/* turns_after(): 0 unknown */
+			m->bc = w->blk + k;
+			/* turns_after(): 0 unknown; walk_turns(): none walked */
+			memset(m->st, 0, 2 * (size_t)m->ns);
 			for (uint32_t s = 0; s < m->ns; s++)
 				if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
-					walk_turns(m, s, bits, stride);
+					walk_turns(m, s, w->bits, w->stride, m->st + m->ns);
 					turned = true;
 				}
 			if (o->turned)
-				o->turned[lids[k]] = turned;
+				o->turned[w->lids[i + k]] = turned;
 		}
-		nb = 0;
 	}
-	free(blk);
+	return NULL;
+}
+
+/* Scratch of one share: bits, two blocks of columns, st; 0 or -ENOMEM. */
+static int walks_alloc(struct walks *w, const struct mg *m, size_t nbits)
+{
+	w->m = *m;
+	w->bits = calloc(nbits + 1, 1);
+	w->blk = malloc(2 * (size_t)m->ns * LFT_COLS + 1);
+	w->m.st = malloc(2 * (size_t)m->ns + 1);
+	return w->bits && w->blk && w->m.st ? 0 : -ENOMEM;
+}
+
+static void walks_free(struct walks *w)
+{
+	free(w->bits);
+	free(w->blk);
+	free(w->m.st);
+}
+
+/*
+ * The walks of the LIDs to walk (@lids[0..n)), in two threads when asked
+ * for and there are enough: each into its own bits, ORed into w[0]'s
+ * (allocated by the caller: a union, the same rows whichever thread
+ * walked what).  0 or -ENOMEM.
+ */
+static int walk_all(struct walks *w, const struct mg *m, const uint32_t *lids, uint32_t n,
+		    size_t nbits)
+{
+	bool two = n >= 2 * LFT_COLS && ffr_threads(m->threads) >= 2;
+	pthread_t th;
+
+	if (two && walks_alloc(&w[1], m, nbits))
+		return -ENOMEM;
+	w[0].lids = w[1].lids = lids;
+	w[0].from = 0;
+	w[0].to = two ? n / 2 / LFT_COLS * LFT_COLS : n;
+	w[1].from = w[0].to;
+	w[1].to = n;
+	if (two && pthread_create(&th, NULL, walk_lids, &w[1])) {
+		two = false;
+		w[0].to = n;
+	}
+	walk_lids(&w[0]);
+	if (two) {
+		pthread_join(th, NULL);
+		for (size_t i = 0; i < nbits; i++)
+			w[0].bits[i] |= w[1].bits[i];
+	}
+	return 0;
+}
+
+/*
+ * The rows of the pairs marked in @bits: a pair whose in port is an
+ * up-port lifts SL 0 to VL 1, a down-port the turn SL, over the out
+ * port's row; counted first, then added, in the table's key order.
+ */
+static int read_rows(struct mg *m, const uint8_t *bits, uint32_t stride)
+{
+	const struct topo *t = m->t;
+	struct route_out *o = m->out;
+	uint32_t n = 0;
+
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked, out port by out port */
 			uint32_t node = t->sw_node[s];
@@ -214,23 +261,69 @@ int rt_merged_rows(struct mg *m)
 					}
 					memcpy(row, o->sl2vl + (size_t)p * 16, 16);
 					row[m->c->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
-					if (chk_vlx_add(&o->vlx, in, p, row)) {
-						free(bits);
+					if (chk_vlx_add(&o->vlx, in, p, row))
 						return -ENOMEM;
-					}
 				}
 			}
 		}
 		if (!pass) {
 			chk_vlx_free(&o->vlx);
 			memset(&o->vlx, 0, sizeof(o->vlx));
-			if (chk_vlx_reserve(&o->vlx, n)) {
-				free(bits);
+			if (chk_vlx_reserve(&o->vlx, n))
 				return -ENOMEM;
-			}
 		}
 	}
-	free(bits);
 	chk_vlx_sort(&o->vlx);
 	return 0;
+}
+
+/*
+ * The turn rows of the merged tables, found as route_sl.c finds them for
+ * its own: along the route of every switch that turns (on the turn SL,
+ * or up after coming down), the pairs that keep a direction; a pair whose
+ * in port is an up-port lifts SL 0 to VL 1 (a turn), a down-port the turn
+ * SL (after a peak), over the out port's row.  Neither routing's rows
+ * would do: a row the merged routes do not need lifts other routes
+ * through its pair too early.  Layer SLs only: with traffic classes
+ * (base_groups() keeps them out) this pass's rows stand.  With m->only,
+ * the base's rows stand for the kept LIDs (base_rows()) and only the
+ * merged ones are walked.
+ */
+int rt_merged_rows(struct mg *m)
+{
+	const struct topo *t = m->t;
+	struct route_out *o = m->out;
+	uint32_t stride = 1, nl = 0;
+	/* a kept LID whose base routes never turn gives no row: walk the others */
+	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
+	uint32_t bn = bt ? m->base->out->nlids : 0;
+	uint32_t *lids = malloc(((size_t)t->max_lid + 1) * sizeof(*lids));
+	struct walks w[2] = { 0 };
+	size_t nbits;
+	bool kept;	/* the base's rows stand for the kept LIDs */
+	int rc;
+
+	for (uint32_t s = 0; s < m->ns; s++)
+		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
+			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
+	nbits = (size_t)t->nports * stride;
+	rc = lids ? walks_alloc(&w[0], m, nbits) : -ENOMEM;
+	kept = !rc && base_rows(m, w[0].bits, stride);
+	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
+		if (t->lid_port[lid] != TOPO_NONE &&
+		    (!bt || m->only[lid] || (!kept && lid < bn && bt[lid])))
+			lids[nl++] = lid;
+		else if (o->turned)
+			o->turned[lid] = kept && lid < bn && bt[lid];	/* the base's */
+	}
+	if (!rc) {
+		w[0].stride = w[1].stride = stride;
+		rc = walk_all(w, m, lids, nl, nbits);
+	}
+	if (!rc)
+		rc = read_rows(m, w[0].bits, stride);
+	walks_free(&w[0]);
+	walks_free(&w[1]);
+	free(lids);
+	return rc;
 }
