@@ -83,6 +83,29 @@ static inline void *ffr_big_alloc(size_t n)
 	return p;
 }
 
+/* ffr_popcount - the bits set in the @n bytes at @p, eight bytes at a time */
+static inline uint64_t ffr_popcount(const uint8_t *p, size_t n)
+{
+	const uint64_t m1 = 0x5555555555555555ull, m2 = 0x3333333333333333ull,
+		       m4 = 0x0f0f0f0f0f0f0f0full, ones = 0x0101010101010101ull;
+	uint64_t c = 0;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, p + i, 8);
+		x -= (x >> 1) & m1;
+		x = (x & m2) + ((x >> 2) & m2);
+		x = (x + (x >> 4)) & m4;
+		c += (x * ones) >> 56;
+	}
+	for (; i < n; i++)
+		for (unsigned v = p[i]; v; v &= v - 1)
+			c++;
+	return c;
+}
+
 /*
  * ffr_count_byte - how many of the @n bytes at @p equal @v; eight at a
  * time (a table of 22 million entries is counted in a few milliseconds,

@@ -37,6 +37,9 @@
 
 #include <ffroute/check.h>
 
+#include "base/util.h"
+#include "check/chk_trace.h"
+
 #define NAME_LEN 72
 #define UNSET UINT32_MAX
 #define NOROW UINT64_MAX
@@ -241,54 +244,75 @@ struct inject {
 	bool bad;		/* an edge against the order, or a vertex it lacks */
 };
 
-static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t ng, bool self,
-		      uint32_t *first, struct inj_list *li)
+/*
+ * Injection point @k of @node (a port of @t): a switch injects at its own
+ * port 0 (@self, one point), a CA at the switch port behind each of its
+ * ports that is cabled to a switch.  TOPO_NONE past the last, TOPO_NONE - 1
+ * for a port that is none.
+ */
+static uint32_t inj_point(const struct topo *t, uint32_t node, bool self, uint32_t k)
 {
-	uint32_t nsw = t->nswitches, n = 0;
+	uint32_t p = t->port_off[node] + 1 + k, r;
 
-	for (size_t i = 0; i < (size_t)ng * nsw; i++)
-		first[i] = 0;
+	if (self)
+		return k ? TOPO_NONE : t->port_off[node];
+	if (p >= t->port_off[node + 1])
+		return TOPO_NONE;
+	r = t->port_remote[p];
+	return r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) ? r : TOPO_NONE - 1;
+}
+
+/*
+ * The injection points of each SL group of @ng, in switch order: with
+ * @self the switches' own, else where the CAs' packets enter their
+ * switches, one per (group, switch): the first in node order.  By a
+ * counting sort over the nodes (a dense groups x switches array is 1.6
+ * million entries on a 16k-host tree, cleared and read for each CDG).
+ * @key: scratch of 2 x (nports + 1).
+ */
+static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t ng, bool self,
+		      uint64_t *key, struct inj_list *li)
+{
+	uint32_t n = 0, m = 0;
+
+	li->off = calloc((size_t)ng + 2, sizeof(uint32_t));
+	li->gs = malloc(((size_t)ng + 1) * sizeof(uint32_t));
+	li->ngs = 0;
+	if (!li->off || !li->gs)
+		return -ENOMEM;
+	/* the candidates, keyed (group, switch, node order): a switch ordinal and
+	 * a group fit 16 bits (a LID each, at most 49,151) */
 	for (uint32_t node = 0; node < t->nnodes; node++) {
-		uint32_t g = chk_sl_group(o, node);
+		uint32_t g = chk_sl_group(o, node), r;
 
 		if (g >= ng || topo_is_switch(t, node) != self)
 			continue;
-		if (self) {
-			first[(size_t)g * nsw + t->node_sw[node]] = t->port_off[node] + 1;
-			continue;
-		}
-		for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
-			uint32_t r = t->port_remote[p];
-			size_t i;
-
-			if (r == TOPO_NONE || !topo_is_switch(t, t->port_node[r]))
-				continue;
-			i = (size_t)g * nsw + t->node_sw[t->port_node[r]];
-			if (!first[i])
-				first[i] = r + 1;
-		}
-	}
-	for (size_t i = 0; i < (size_t)ng * nsw; i++)
-		n += first[i] != 0;
-	li->off = calloc((size_t)ng + 1, sizeof(uint32_t));
-	li->sw = malloc(((size_t)n + 1) * sizeof(uint32_t));
-	li->port = malloc(((size_t)n + 1) * sizeof(uint32_t));
-	li->gs = malloc(((size_t)ng + 1) * sizeof(uint32_t));
-	li->ngs = 0;
-	if (!li->off || !li->sw || !li->port || !li->gs)
-		return -ENOMEM;
-	n = 0;
-	for (uint32_t g = 0; g < ng; g++) {
-		li->off[g] = n;
-		for (uint32_t s = 0; s < nsw; s++)
-			if (first[(size_t)g * nsw + s]) {
-				li->sw[n] = s;
-				li->port[n++] = first[(size_t)g * nsw + s] - 1;
+		for (uint32_t k = 0; (r = inj_point(t, node, self, k)) != TOPO_NONE; k++)
+			if (r != TOPO_NONE - 1) {
+				key[m] = (uint64_t)g << 48 | (uint64_t)t->node_sw[t->port_node[r]] << 32 |
+					 m;
+				key[t->nports + 1 + m++] = r;
 			}
-		if (n > li->off[g])
-			li->gs[li->ngs++] = g;
 	}
-	li->off[ng] = n;
+	qsort(key, m, sizeof(*key), ffr_cmp_u64);	/* by group, switch, then node order */
+	li->sw = malloc(((size_t)m + 1) * sizeof(uint32_t));
+	li->port = malloc(((size_t)m + 1) * sizeof(uint32_t));
+	if (!li->sw || !li->port)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m; i++) {
+		uint32_t g = (uint32_t)(key[i] >> 48);
+
+		if (i && key[i] >> 32 == key[i - 1] >> 32)
+			continue;	/* a later point of the same group and switch */
+		li->sw[n] = (uint32_t)(key[i] >> 32) & 0xffff;
+		li->port[n++] = (uint32_t)key[t->nports + 1 + (uint32_t)key[i]];
+		li->off[g + 1]++;
+	}
+	for (uint32_t g = 0; g < ng; g++) {
+		if (li->off[g + 1])
+			li->gs[li->ngs++] = g;
+		li->off[g + 1] += li->off[g];
+	}
 	return 0;
 }
 
@@ -311,21 +335,21 @@ static void sl_index(uint16_t sls, struct inject *in)
 static int inject_init(const struct topo *t, const struct chk_opts *o, uint16_t sls,
 		       struct inject *in)
 {
-	uint32_t *first;
+	uint64_t *key;
 	int rc;
 
 	sl_index(sls, in);
 	/* a dense SL index keeps the memo small: it is written at every step */
 	in->mark = calloc((size_t)t->nports * in->nsl + 1, sizeof(uint32_t));
 	in->blk = malloc(((size_t)t->nswitches + 1) * LFT_COLS);
-	first = malloc(((size_t)in->ng * t->nswitches + 1) * sizeof(uint32_t));
+	key = malloc(2 * ((size_t)t->nports + 1) * sizeof(uint64_t));
 	in->stamp = 0;
-	rc = in->mark && in->blk && first ? 0 : -ENOMEM;
+	rc = in->mark && in->blk && key ? 0 : -ENOMEM;
 	if (!rc)
-		rc = list_build(t, o, in->ng, false, first, &in->ca);
+		rc = list_build(t, o, in->ng, false, key, &in->ca);
 	if (!rc)
-		rc = list_build(t, o, in->ng, true, first, &in->self);
-	free(first);
+		rc = list_build(t, o, in->ng, true, key, &in->self);
+	free(key);
 	return rc;
 }
 
@@ -848,9 +872,9 @@ int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_repo
 	return chk_cdg_judge_trace(t, g, r, NULL);
 }
 
-int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
-		  const struct chk_opts *o, const uint32_t *lids, uint32_t n,
-		  const struct chk_trace *tr, const uint32_t *pmap)
+int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		       const struct chk_opts *o, const uint32_t *lids, uint32_t n,
+		       const struct chk_trace *tr, const uint32_t *pmap, atomic_uint *next)
 {
 	struct inject in;
 	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
@@ -862,7 +886,8 @@ int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
 	in.tr = tr;
 	in.pmap = pmap;
 	rc = inject_init(t, o, used_sls(t, o, in.ng, lids, n), &in);	/* theirs alone */
-	for (uint32_t i = 0; !rc && i < n && !in.bad; i += LFT_COLS) {
+	for (uint32_t i = next ? atomic_fetch_add(next, LFT_COLS) : 0; !rc && i < n && !in.bad;
+	     i = next ? atomic_fetch_add(next, LFT_COLS) : i + LFT_COLS) {
 		uint32_t nb = n - i < LFT_COLS ? n - i : LFT_COLS;
 
 		lft_cols_get(l, lids + i, nb, in.blk);
@@ -879,6 +904,13 @@ int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
 	bad = in.bad;
 	inject_free(&in);
 	return rc ? rc : bad;
+}
+
+int chk_cdg_since(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		  const struct chk_opts *o, const uint32_t *lids, uint32_t n,
+		  const struct chk_trace *tr, const uint32_t *pmap)
+{
+	return chk_cdg_since_from(t, l, ok, o, lids, n, tr, pmap, NULL);
 }
 
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,

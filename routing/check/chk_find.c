@@ -150,6 +150,8 @@ struct find {
 	bool lazy;		/* judged against a trace, or no non_minimal asked for
 				 * (chk_opts.no_minimal): dist[] only when a route fails */
 	bool dist_ok;		/* dist[] is the current attach switch's */
+	bool partial;		/* judged against a trace: the changed LIDs alone, their
+				 * channel counts not kept (chk_report.routes_counted) */
 	/* whole run */
 	uint32_t *pcomp;	/* [nrails x nsw] component in rail r's plane or TOPO_NONE */
 	uint8_t *ok;		/* bit s * nlids + lid: valid route */
@@ -704,6 +706,8 @@ static void subtrees(struct find *f)
 	bool rails = f->rails && f->dca && f->drail >= 0;
 	unsigned nk = f->o && f->o->tcs && f->o->tcs->n ? f->o->tcs->n : 1;	/* each class's VL */
 
+	if (f->partial && !rails && !f->use_vl)
+		return;	/* the judged LIDs alone: no channel counts (routes_counted) */
 	for (uint32_t s = 0; s < f->nsw; s++)
 		if (f->st[s] == FS_OK && f->hops[s] < f->nsw) {
 			uint32_t node = t->sw_node[s];
@@ -934,8 +938,9 @@ static void *cdg_job_run(void *arg)
 /*
  * Judged against chk_opts.since: the second thread checks the judged
  * LIDs' edges against the trace's order (chk_cdg_since()) while the first
- * resolves their routes, every route taken as valid; the answer stands
- * if they all are (as the graph of cdg_job_run()).
+ * resolves their routes, then helps it (blocks of LIDs from one cursor),
+ * every route taken as valid; the answer stands if they all are (as the
+ * graph of cdg_job_run()).
  */
 struct since_job {
 	const struct topo *t;
@@ -943,6 +948,7 @@ struct since_job {
 	const struct chk_opts *o;
 	const uint32_t *lids, *pmap;
 	uint32_t n;
+	atomic_uint next;
 	int rc;
 };
 
@@ -950,7 +956,8 @@ static void *since_job_run(void *arg)
 {
 	struct since_job *j = arg;
 
-	j->rc = chk_cdg_since(j->t, j->l, NULL, j->o, j->lids, j->n, j->o->since, j->pmap);
+	j->rc = chk_cdg_since_from(j->t, j->l, NULL, j->o, j->lids, j->n, j->o->since, j->pmap,
+				   &j->next);
 	return NULL;
 }
 
@@ -1054,6 +1061,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 	if (pmap)
 		nd = only_these(lids, nd, o->since_only);
 	f.lazy = pmap != NULL || (o && o->no_minimal);
+	f.partial = pmap != NULL;
 	if (f.rails)
 		rail_planes(&f);
 	for (uint32_t p = 0; f.rails && pmap && p < t->nports; p++)
@@ -1064,11 +1072,16 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		two = false;
 	}
 	sj.lids = lids, sj.n = nd, sj.pmap = pmap;
+	atomic_init(&sj.next, 0);
 	two_since = pmap && ffr_threads(o->threads) >= 2 &&
 		    !pthread_create(&th, NULL, since_job_run, &sj);
 	all_dests(&f, lids, nd);
-	if (two_since)
+	if (two_since) {
+		int mine = chk_cdg_since_from(t, l, NULL, o, lids, nd, o->since, pmap, &sj.next);
+
 		pthread_join(th, NULL);
+		sj.rc = mine < 0 || sj.rc < 0 ? -1 : mine | sj.rc;
+	}
 	if (two && chk_cdg_help(t, l, NULL, o, job.g, &help))	/* its last LIDs, here too */
 		help = NULL;
 	if (two) {

@@ -5,7 +5,18 @@
 #ifndef FFROUTE_CHK_TRACE_H
 #define FFROUTE_CHK_TRACE_H
 
+#include <stdatomic.h>
+
 #include <ffroute/check.h>
+
+/*
+ * chk_cdg_since() on the blocks of LFT_COLS of @lids that the cursor
+ * @next (an index into @lids) hands out, shared by two threads: 1 if any
+ * edge either walks is against the order (NULL @next: every block).
+ */
+int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t *ok,
+		       const struct chk_opts *o, const uint32_t *lids, uint32_t n,
+		       const struct chk_trace *tr, const uint32_t *pmap, atomic_uint *next);
 
 /* A trace of @t's classification @c; ord and rail not set yet (NULL on ENOMEM). */
 struct chk_trace *chk_trace_new(const struct topo *t, const struct cls *c);

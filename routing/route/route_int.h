@@ -130,10 +130,11 @@ struct rt {
 	bool xon;			/* some */
 	int16_t xzone;			/* the zone they enter */
 	uint32_t xsel[RT_XZONES + 1];	/* per zone outside + 1: an index into xin, or UINT32_MAX */
-	uint8_t *turn_bits;		/* [nports * turn_stride]: (in port, out port number)
+	uint8_t *turn_bits;		/* [nports * turn_stride]: (out port, in port number)
 					 * pairs where a route turns (up->up or down->down);
 					 * lazily allocated */
-	uint32_t turn_stride;		/* bytes per in port: (most switch ports + 1) / 8, rounded up */
+	uint32_t turn_stride;		/* bytes per out port: (most switch ports + 1) / 8,
+					 * rounded up */
 	bool turned;			/* the current destination has turn routes */
 	/* LFT columns of the last destinations, [nsw][LFT_COLS]: written switch
 	 * by switch per destination, copied row by row (one row per switch is
@@ -316,6 +317,20 @@ static inline uint8_t *rt_col(const struct rt *r, uint32_t s)
 }
 /** rt_mark_turns - record the turn pairs of the current destination's turn routes (route_sl.c) */
 int rt_mark_turns(struct rt *r);
+/*
+ * rt_turn_mark - mark the pair (in port @in, out port @p) of one switch in
+ * @bits: bit @in - (the switch's first port) of @p's @stride bytes.
+ */
+static inline void rt_turn_mark(const struct topo *t, uint8_t *bits, uint32_t stride,
+				uint32_t in, uint32_t p)
+{
+	uint32_t ie = in - t->port_off[t->port_node[p]];
+
+	bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
+}
+/** rt_turn_rows - @x: the turn rows of the pairs marked in @bits (route_sl.c); 0 or -ENOMEM */
+int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
+		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x);
 /* A double binary tree (chk_dbt_tree): parent and depth of each rank. */
 struct rt_tree {
 	int32_t *parent;

@@ -23,11 +23,9 @@
 #include "route/route_incr.h"
 
 /*
- * Mark in @bits, along the merged route of switch @s to @lid, the (in,
- * out) pairs that keep a direction (up after coming down: a turn; down
- * after going up: a peak): bit in - (the switch's first port) of the row
- * of out, so that merged_rows() reads the rows in the table's key order.
- * @walked[w] (per LID): a walk went on from w, so every pair after w is
+ * Mark in @bits (rt_turn_mark()), along the merged route of switch @s to
+ * @lid, the (in, out) pairs that keep a direction (up after coming down: a
+ * turn; down after going up: a peak).  @walked[w] (per LID): a walk went on from w, so every pair after w is
  * marked; the pair at w depends on the hop into it, the rest does not.
  * O(switches) per LID, whichever switches walk.
  */
@@ -46,11 +44,8 @@ static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t s
 			break;
 		p = t->port_off[t->sw_node[s]] + e;
 		if (in != TOPO_NONE && dir[in] == dir[p] &&
-		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN)) {
-			uint32_t ie = in - t->port_off[t->sw_node[s]];
-
-			bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
-		}
+		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN))
+			rt_turn_mark(t, bits, stride, in, p);
 		if (walked[s])
 			break;
 		walked[s] = 1;
@@ -127,7 +122,7 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 		e = bout - b->port_off[bn];
 		if (ie > t->node_nports[node] || e > t->node_nports[node])
 			continue;
-		bits[(size_t)(t->port_off[node] + e) * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
+		rt_turn_mark(t, bits, stride, t->port_off[node] + ie, t->port_off[node] + e);
 	}
 	free(sw_of);
 	return true;
@@ -228,56 +223,6 @@ static int walk_all(struct walks *w, const struct mg *m, const uint32_t *lids, u
 }
 
 /*
- * The rows of the pairs marked in @bits: a pair whose in port is an
- * up-port lifts SL 0 to VL 1, a down-port the turn SL, over the out
- * port's row; counted first, then added, in the table's key order.
- */
-static int read_rows(struct mg *m, const uint8_t *bits, uint32_t stride)
-{
-	const struct topo *t = m->t;
-	struct route_out *o = m->out;
-	uint32_t n = 0;
-
-	for (int pass = 0; pass < 2; pass++) {
-		for (uint32_t s = 0; s < m->ns; s++) {	/* the pairs marked, out port by out port */
-			uint32_t node = t->sw_node[s];
-
-			for (uint32_t p = t->port_off[node] + 1; p < t->port_off[node + 1]; p++) {
-				const uint8_t *b = bits + (size_t)p * stride;
-
-				for (unsigned ie = 1; ie <= t->node_nports[node]; ie++) {
-					uint32_t in = t->port_off[node] + ie;
-					uint8_t row[16];
-
-					if (!b[ie / 8]) {	/* none of these 8 */
-						ie |= 7;
-						continue;
-					}
-					if (!(b[ie / 8] >> (ie % 8) & 1))
-						continue;
-					if (!pass) {
-						n++;
-						continue;
-					}
-					memcpy(row, o->sl2vl + (size_t)p * 16, 16);
-					row[m->c->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
-					if (chk_vlx_add(&o->vlx, in, p, row))
-						return -ENOMEM;
-				}
-			}
-		}
-		if (!pass) {
-			chk_vlx_free(&o->vlx);
-			memset(&o->vlx, 0, sizeof(o->vlx));
-			if (chk_vlx_reserve(&o->vlx, n))
-				return -ENOMEM;
-		}
-	}
-	chk_vlx_sort(&o->vlx);
-	return 0;
-}
-
-/*
  * The turn rows of the merged tables, found as route_sl.c finds them for
  * its own: along the route of every switch that turns (on the turn SL,
  * or up after coming down), the pairs that keep a direction; a pair whose
@@ -321,7 +266,7 @@ int rt_merged_rows(struct mg *m)
 		rc = walk_all(w, m, lids, nl, nbits);
 	}
 	if (!rc)
-		rc = read_rows(m, w[0].bits, stride);
+		rc = rt_turn_rows(t, m->c->dir, w[0].bits, stride, o->sl2vl, &o->vlx);
 	walks_free(&w[0]);
 	walks_free(&w[1]);
 	free(lids);

@@ -169,8 +169,7 @@ int rt_mark_turns(struct rt *r)
 			p = topo_port(t, rt_node(r, cur), e);
 			if (in != TOPO_NONE && r->c->dir[in] == r->c->dir[p] &&
 			    (r->c->dir[p] == CLS_DIR_UP || r->c->dir[p] == CLS_DIR_DOWN))
-				r->turn_bits[(size_t)in * r->turn_stride + e / 8] |=
-					(uint8_t)(1u << (e % 8));
+				rt_turn_mark(t, r->turn_bits, r->turn_stride, in, p);
 			in = t->port_remote[p];
 			cur = r->peer[p];
 		}
@@ -179,60 +178,57 @@ int rt_mark_turns(struct rt *r)
 }
 
 /*
- * Rows that depend on the input port, for the pairs rt_mark_turns found:
- * SL 0 from an up-port to an up-port (a down->up turn) and SL 15 from a
- * down-port to a down-port (the peak after a switch route's turn) go to
- * VL 1.  Out port by out port, input ports in order: the rows come in
- * the table's key order, counted first, so the table is allocated once
- * and sorting it needs no buffer (at the engine's peak of memory).
+ * Rows that depend on the input port, for the pairs marked in @bits
+ * (rt_turn_mark()): SL 0 from an up-port to an up-port (a down->up turn)
+ * and SL 15 from a down-port to a down-port (the peak after a switch
+ * route's turn) go to VL 1, over the out port's row.  Out port by out
+ * port, input ports in order: the rows come in the table's key order,
+ * counted first, so the table is allocated once and sorting it needs no
+ * buffer (at the engine's peak of memory).  Empty bytes are skipped
+ * eight bits at a time: most pairs of a switch never carry a turn.
  */
-static uint32_t turn_rows_pass(struct rt *r, bool add)
+int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
+		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x)
 {
-	const struct topo *t = r->t;
-	struct route_out *out = r->out;
-	uint32_t n = 0;
+	uint64_t n = ffr_popcount(bits, (size_t)t->nports * stride);
 
-	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint32_t node = rt_node(r, s);
+	chk_vlx_free(x);
+	memset(x, 0, sizeof(*x));
+	if (n > UINT32_MAX / 2 || chk_vlx_reserve(x, (uint32_t)n))
+		return -ENOMEM;
+	for (uint32_t node = 0; node < t->nnodes; node++) {
+		for (uint32_t p = t->port_off[node] + 1; topo_is_switch(t, node) &&
+		     p < t->port_off[node + 1]; p++) {
+			const uint8_t *b = bits + (size_t)p * stride;
 
-		for (unsigned e = 1; e <= t->node_nports[node]; e++) {
-			uint32_t p = topo_port(t, node, e);
+			for (uint32_t k = 0; k < stride; k++) {
+				for (unsigned v = b[k]; v; v &= v - 1) {
+					uint32_t in = t->port_off[node] + k * 8 + (unsigned)__builtin_ctz(v);
+					uint8_t row[16];
 
-			for (uint32_t in = t->port_off[node] + 1; in < t->port_off[node + 1]; in++) {
-				uint8_t row[16];
-
-				if (!(r->turn_bits[(size_t)in * r->turn_stride + e / 8] &
-				      (1u << (e % 8))))
-					continue;
-				n++;
-				if (!add)
-					continue;
-				memcpy(row, out->sl2vl + (size_t)p * 16, 16);
-				if (r->c->dir[in] == CLS_DIR_UP)
-					row[0] = 1;
-				else
-					row[ROUTE_SL_TURN] = 1;
-				if (chk_vlx_add(&out->vlx, in, p, row))
-					return UINT32_MAX;
+					memcpy(row, sl2vl + (size_t)p * 16, 16);
+					row[dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
+					if (chk_vlx_add(x, in, p, row))
+						return -ENOMEM;
+				}
 			}
 		}
 	}
-	return n;
+	chk_vlx_sort(x);
+	return 0;
 }
 
 static int turn_rows(struct rt *r)
 {
-	uint32_t n;
+	int rc;
 
 	if (!r->turn_bits)
 		return 0;
-	n = turn_rows_pass(r, false);
-	if (chk_vlx_reserve(&r->out->vlx, n) || turn_rows_pass(r, true) == UINT32_MAX)
-		return -ENOMEM;
+	rc = rt_turn_rows(r->t, r->c->dir, r->turn_bits, r->turn_stride, r->out->sl2vl,
+			  &r->out->vlx);
 	free(r->turn_bits);	/* not needed any more */
 	r->turn_bits = NULL;
-	chk_vlx_sort(&r->out->vlx);
-	return 0;
+	return rc;
 }
 
 int rt_sl_tables(struct rt *r)
