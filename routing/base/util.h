@@ -4,6 +4,7 @@
 #define FFROUTE_UTIL_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,42 @@ static inline void *ffr_big_alloc(size_t n)
 	if (p)
 		(void)madvise(p, n, MADV_HUGEPAGE);
 	return p;
+}
+
+/* One half of ffr_split2()'s range. */
+struct ffr_half {
+	void (*fn)(void *ctx, uint32_t lo, uint32_t hi, unsigned half);
+	void *ctx;
+	uint32_t lo, hi;
+};
+
+static inline void *ffr_half_run(void *arg)
+{
+	struct ffr_half *h = arg;
+
+	h->fn(h->ctx, h->lo, h->hi, 1);
+	return NULL;
+}
+
+/*
+ * ffr_split2 - @fn(@ctx, lo, hi, half) over [0, @n): the second half on a
+ * thread of its own (half 1) while this one does the first (half 0), when
+ * ffr_threads(@threads) gives two and @n is at least @min; else one call
+ * (half 0).  For loops over rows whose halves share nothing they write.
+ */
+static inline void ffr_split2(unsigned threads, uint32_t n, uint32_t min,
+			      void (*fn)(void *ctx, uint32_t lo, uint32_t hi, unsigned half),
+			      void *ctx)
+{
+	struct ffr_half h = { fn, ctx, n / 2, n };
+	pthread_t th;
+
+	if (n < min || ffr_threads(threads) < 2 || pthread_create(&th, NULL, ffr_half_run, &h)) {
+		fn(ctx, 0, n, 0);
+		return;
+	}
+	fn(ctx, 0, n / 2, 0);
+	pthread_join(th, NULL);
 }
 
 /* ffr_popcount - the bits set in the @n bytes at @p, eight bytes at a time */

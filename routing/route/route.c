@@ -501,6 +501,18 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 	return verify_since(t, c, threads, out, soft, NULL, NULL);
 }
 
+/* Milliseconds since @t0 (CLOCK_MONOTONIC); @t0 becomes now. */
+static double ms_since(struct timespec *t0)
+{
+	struct timespec t1;
+	double ms;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	ms = (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
+	*t0 = t1;
+	return ms;
+}
+
 /*
  * The base's routes where this fabric left them intact (route_incr.c),
  * verified like any tables: first merged leniently (a switch may follow
@@ -510,7 +522,7 @@ static int verify(const struct topo *t, const struct cls *c, unsigned threads,
  * (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		       struct route_out *out, unsigned soft, const uint8_t *only)
+		       struct route_out *out, unsigned soft, const uint8_t *only, double ms[2])
 {
 	/* the LIDs routed alone: judged alone against the base's trace, if it may */
 	const struct chk_trace *since = only && o->base->out && rt_base_same_vls(t, o->base, out) ?
@@ -518,10 +530,13 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
 	struct rt_merge_how h = { .only = only, .force = out->forced, .threads = o->threads };
+	struct timespec t0;
 	int rc;
 
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	out->max_link_routes = 0;
 	rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
+	ms[0] = ms_since(&t0);
 	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s); merging strictly", out->err);
@@ -534,6 +549,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 			rc = -EAGAIN;
 		}
 	}
+	ms[1] = ms_since(&t0);	/* with a strict merge, the second merge too */
 	rt_merge_keep_free(&keep);
 	if (!rc) {
 		out->incremental = true;
@@ -700,7 +716,10 @@ static uint8_t *broken_only(const struct topo *t, const struct cls *c, const str
 	    o->ntc || o->jobs || o->force_lids || c->nsubtrees ||
 	    !(need = malloc((size_t)t->max_lid + 1)))
 		return NULL;	/* the rooted layer: its strict mode asks for every LID */
-	*nneed = rt_base_broken(t, o->base, need);
+	if ((*nneed = rt_base_broken(t, o->base, need, o->threads)) == UINT32_MAX) {
+		free(need);
+		return NULL;
+	}
 	return need;
 }
 
@@ -713,19 +732,28 @@ static uint8_t *broken_only(const struct topo *t, const struct cls *c, const str
 static int broken_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		       struct route_opts *own, struct route_out *out)
 {
+	struct timespec t0;
 	uint32_t nneed = 0;
-	uint8_t *need = broken_only(t, c, o, &nneed);
+	uint8_t *need;
+	double ms[4] = { 0 };	/* the broken LIDs found, the pass, the merge, the verification */
 	unsigned soft;
 	int rc;
 
-	if (!need)
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	if (!(need = broken_only(t, c, o, &nneed)))
 		return -EAGAIN;
+	ms[0] = ms_since(&t0);
 	own->only_lids = need;
 	rc = run_once(t, c, own, out, &soft);
 	own->only_lids = NULL;
+	ms[1] = ms_since(&t0);
 	soft = o->base->out->rails_given_up ? VF_RAILS_SOFT : 0;
 	if (!rc)
-		rc = incremental(t, c, o, out, soft, need);
+		rc = incremental(t, c, o, out, soft, need, ms + 2);
+	if (!rc)
+		logf_(o, ROUTE_LOG_INFO, "incremental on the %u LIDs the fault broke: found in %.1f "
+		      "ms, routed in %.1f ms, merged in %.1f ms, verified in %.1f ms", nneed, ms[0],
+		      ms[1], ms[2], ms[3]);
 	free(need);
 	if (!rc)	/* the pass alone was not verified: what the merge's verification let through */
 		out->rails_given_up = (soft & VF_RAILS_SOFT) && out->rail_findings;
@@ -792,8 +820,10 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	if (!rc && sub >= 0 && o->force_lids && !out->forced)	/* the single-order fallback */
 		snprintf(why, sizeof(why), "the jobs changed and one up*/down* order routed them");
 	else if (!rc && sub >= 0 && !out->incremental) {
+		double ms[2];
+
 		out->base_in_force = sub == 1;
-		rc = incremental(t, c, o, out, soft, NULL);
+		rc = incremental(t, c, o, out, soft, NULL, ms);
 		if (rc == -EAGAIN) {	/* refused: from scratch */
 			memcpy(why, out->mode_why, sizeof(why));
 			route_out_free(out);

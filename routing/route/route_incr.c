@@ -108,42 +108,67 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 	return less ? 1 : 0;
 }
 
+/* rt_base_broken()'s rows of one half: need[half][lid] |= a dead entry. */
+struct broken {
+	const struct topo *t;
+	const struct route_base *base;
+	uint8_t *need[2];
+	uint32_t nl;
+	bool foreign;	/* a switch not the base's */
+};
+
+static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
+{
+	struct broken *b = ctx;
+	const struct topo *t = b->t;
+	const struct lft *bl = b->base->lft;
+	uint8_t ok[256], *need = b->need[half];
+
+	for (uint32_t s = lo; s < hi; s++) {
+		uint32_t node = t->sw_node[s], bn = topo_find_guid(b->base->t, t->node_guid[node]);
+		const uint8_t *row;
+
+		if (bn == TOPO_NONE) {	/* not the base's: every LID (rt_base_subset() says) */
+			b->foreign = true;
+			return;
+		}
+		row = bl->port + (size_t)b->base->t->node_sw[bn] * bl->nlids;
+		memset(ok, 0, sizeof(ok));	/* LFT_NONE and ports past the switch's: dead */
+		ok[0] = 1;
+		for (unsigned e = 1; e <= t->node_nports[node]; e++)
+			ok[e] = t->port_remote[t->port_off[node] + e] != TOPO_NONE;
+		for (uint32_t lid = 1; lid < b->nl; lid++)
+			need[lid] |= !ok[row[lid]];
+	}
+}
+
 /*
  * The LIDs whose base route meets a fault: @need[lid] = 1 where some
  * switch's base entry for it leaves by a port no longer cabled (or there
  * is none).  @t is the base or less (rt_base_subset() >= 0), so a port
  * still cabled leads where it led.  Row by row, one table lookup per
- * entry.  Their count.
+ * entry, the rows in two halves on two threads (@threads: route_opts').
+ * Their count; UINT32_MAX when out of memory.
  */
-uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need)
+uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need,
+			unsigned threads)
 {
 	const struct lft *bl = base->lft;
-	uint32_t n = 0, nl = t->max_lid + 1 < bl->nlids ? t->max_lid + 1 : bl->nlids;
-	uint8_t ok[256];
+	struct broken b = { .t = t, .base = base, .need = { need, calloc((size_t)t->max_lid + 1, 1) },
+			    .nl = t->max_lid + 1 < bl->nlids ? t->max_lid + 1 : bl->nlids };
+	uint32_t n = 0;
 
+	if (!b.need[1])
+		return UINT32_MAX;
 	memset(need, 0, (size_t)t->max_lid + 1);
-	for (uint32_t lid = nl; lid <= t->max_lid; lid++)
+	for (uint32_t lid = b.nl; lid <= t->max_lid; lid++)
 		need[lid] = 1;	/* past the base's tables */
-	for (uint32_t s = 0; s < t->nswitches; s++) {
-		uint32_t node = t->sw_node[s], bn = topo_find_guid(base->t, t->node_guid[node]);
-		const uint8_t *row;
-
-		if (bn == TOPO_NONE) {	/* not the base's: every LID (rt_base_subset() says) */
-			memset(need, 1, (size_t)t->max_lid + 1);
-			break;
-		}
-		row = bl->port + (size_t)base->t->node_sw[bn] * bl->nlids;
-		memset(ok, 0, sizeof(ok));	/* LFT_NONE and ports past the switch's: dead */
-		ok[0] = 1;
-		for (unsigned e = 1; e <= t->node_nports[node]; e++)
-			ok[e] = t->port_remote[t->port_off[node] + e] != TOPO_NONE;
-		for (uint32_t lid = 1; lid < nl; lid++)
-			need[lid] |= !ok[row[lid]];
-	}
+	ffr_split2(threads, t->nswitches, 64, broken_rows, &b);
 	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
-		need[lid] &= t->lid_port[lid] != TOPO_NONE;
+		need[lid] = (need[lid] | b.need[1][lid] | b.foreign) & (t->lid_port[lid] != TOPO_NONE);
 		n += need[lid];
 	}
+	free(b.need[1]);
 	return n;
 }
 
@@ -298,8 +323,9 @@ static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead
 enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
 
 /*
- * The path from switch @s to @lid along m->try: the base's (every entry
- * on it the base's), this pass's, plain, any of these or none.  Plain:
+ * The path from switch @s to the current LID (m->bk) along m->try: the
+ * base's (every entry on it the base's), this pass's, plain, any of these
+ * or none.  Plain:
  * no hop within a level, never up after coming down, except one turn
  * (down, then up) as the path's last hop, on the source's SL 0:
  * route_sl.c lifts that hop to VL 1 (a switch LID's route turns one hop
@@ -310,7 +336,7 @@ enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
  * fallback) under a leaf that still sends it the LID would carry the
  * leaf's CAs up again on VL 0, then down.
  */
-static unsigned path_kind(const struct mg *m, uint32_t s, uint32_t lid)
+static unsigned path_kind(const struct mg *m, uint32_t s)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
@@ -318,7 +344,7 @@ static unsigned path_kind(const struct mg *m, uint32_t s, uint32_t lid)
 	int16_t zs = m->c->zone[t->sw_node[s]];
 	uint32_t in = TOPO_NONE;
 	bool turned = false, sl0 = !m->ngroups || (zs >= 0 && (uint32_t)zs < m->c->nzones &&
-				   m->out->sl[(size_t)zs * m->out->nlids + lid] == 0);
+				   m->sblk[(size_t)zs * LFT_COLS + m->bk] == 0);
 
 	for (uint32_t h = 0; k && s != TOPO_NONE && h <= m->ns; h++) {
 		uint8_t e = m->try[s];
@@ -407,7 +433,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 		if (!delivers(m->t, m->try, lid, m->st))
 			return false;
 		for (uint32_t s = 0; m->strict && s < m->ns; s++) {
-			if (path_kind(m, s, lid))
+			if (path_kind(m, s))
 				continue;
 			mixed = true;
 			if (m->dead[s]) {
@@ -518,33 +544,33 @@ static uint8_t sl_xlate(const struct mg *m, uint8_t v)
 }
 
 /* The base's SL from group @g to @lid, in this pass's zone numbers. */
-static uint8_t base_sl(const struct mg *m, uint32_t g, uint32_t lid)
+static uint8_t base_sl(const struct mg *m, uint32_t g)
 {
-	return sl_xlate(m, m->bo->sl[(size_t)m->bgroup[g] * m->bo->nlids + lid]);
+	return sl_xlate(m, m->bsblk[(size_t)m->bgroup[g] * LFT_COLS + m->bk]);
 }
 
 /* Whether @lid is routed in the rooted layer (SL 13 from some group) here or in the base. */
 static bool rooted(const struct mg *m, uint32_t lid)
 {
-	const struct route_out *o = m->out, *bo = m->bo;
+	const struct route_out *bo = m->bo;
 
 	for (uint32_t g = 0; g < m->ngroups; g++)
-		if (o->sl[(size_t)g * o->nlids + lid] == RT_SL_ROOTED)
+		if (m->sblk[(size_t)g * LFT_COLS + m->bk] == RT_SL_ROOTED)
 			return true;
 	for (uint32_t g = 0; bo && lid < bo->nlids && g < bo->ngroups; g++)
-		if (bo->sl[(size_t)g * bo->nlids + lid] == RT_SL_ROOTED)
+		if (m->bsblk[(size_t)g * LFT_COLS + m->bk] == RT_SL_ROOTED)
 			return true;
 	return false;
 }
 
 /*
- * path_kind()'s PK_BASE and PK_OWN of the path from switch @s to @lid,
+ * path_kind()'s PK_BASE and PK_OWN of the path from switch @s to the LID,
  * which do not depend on how the path got to a switch: memoized along the
  * paths in @memo (0 unknown, 1 on this walk, else 2 + the flags), O(1)
  * per switch.  A loop, or a path longer than RT_MAXD, is walked by
  * path_kind() instead.
  */
-static unsigned base_own(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *memo)
+static unsigned base_own(const struct mg *m, uint32_t s, uint8_t *memo)
 {
 	uint32_t walk[RT_MAXD + 1], n = 0, x = s;
 	unsigned k = PK_BASE | PK_OWN;
@@ -557,7 +583,7 @@ static unsigned base_own(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *
 	if (x != TOPO_NONE && memo[x] < 2) {	/* a loop, or too long */
 		while (n--)
 			memo[walk[n]] = 0;
-		return path_kind(m, s, lid) & (PK_BASE | PK_OWN);
+		return path_kind(m, s) & (PK_BASE | PK_OWN);
 	}
 	if (x != TOPO_NONE)
 		k = memo[x] - 2u;
@@ -580,10 +606,9 @@ static unsigned base_own(const struct mg *m, uint32_t s, uint32_t lid, uint8_t *
  */
 static void set_sls(struct mg *m, uint32_t lid, bool intact)
 {
-	struct route_out *o = m->out;
 	const struct route_out *bo = m->bo;
 	uint32_t nz = m->c->nzones;
-	uint8_t *col = o->sl + lid, *memo = m->st + m->ns;
+	uint8_t *col = m->sblk + m->bk, *memo = m->st + m->ns;	/* stride LFT_COLS */
 
 	if (!intact)
 		memset(memo, 0, m->ns);
@@ -594,19 +619,19 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 
 		if (g <= nz || intact) {	/* CAs: their zone's SL, the same in both */
 			if (intact && from_base)
-				col[(size_t)g * o->nlids] = base_sl(m, g, lid);
+				col[(size_t)g * LFT_COLS] = base_sl(m, g);
 			continue;
 		}
-		k = base_own(m, s, lid, memo);
+		k = base_own(m, s, memo);
 		node = m->t->sw_node[s];
 		if (k & PK_OWN)
 			continue;
 		if ((k & PK_BASE) && from_base)
-			col[(size_t)g * o->nlids] = base_sl(m, g, lid);
-		else if (path_kind(m, s, lid) & PK_PLAIN)
-			col[(size_t)g * o->nlids] =
+			col[(size_t)g * LFT_COLS] = base_sl(m, g);
+		else if (path_kind(m, s) & PK_PLAIN)
+			col[(size_t)g * LFT_COLS] =
 				col[(size_t)(m->c->zone[node] >= 0 ? (uint32_t)m->c->zone[node] : nz) *
-				    o->nlids];
+				    LFT_COLS];
 	}
 }
 
@@ -614,7 +639,6 @@ static void set_sls(struct mg *m, uint32_t lid, bool intact)
 static int keep_lid(struct mg *m, uint32_t lid)
 {
 	struct rt_merge_keep *k = m->keep;
-	struct route_out *o = m->out;
 	size_t w = (size_t)m->ns + m->ngroups;
 
 	if (k->n == k->cap) {
@@ -632,19 +656,26 @@ static int keep_lid(struct mg *m, uint32_t lid)
 	k->lid[k->n] = lid;
 	memcpy(k->col + k->n * w, m->own, m->ns);
 	for (uint32_t g = 0; g < m->ngroups; g++)
-		k->col[k->n * w + m->ns + g] = o->sl[(size_t)g * o->nlids + lid];
+		k->col[k->n * w + m->ns + g] = m->sblk[(size_t)g * LFT_COLS + m->bk];
 	k->n++;
 	return 0;
 }
 
-/* Put back the columns keep_lid() kept: this pass's tables before the merge. */
+/* Put back the columns keep_lid() or copy_base() kept: this pass's tables before the merge. */
 static void restore(struct mg *m)
 {
 	const struct rt_merge_keep *k = m->keep;
 	struct route_out *o = m->out;
 	size_t w = (size_t)m->ns + m->ngroups;
 
-	for (uint32_t i = 0; i < k->n; i++) {
+	for (uint32_t r = 0; k->rows && r < w; r++) {	/* row by row: a row per switch, group */
+		uint8_t *row = r < m->ns ? o->lft->port + (size_t)r * o->lft->nlids :
+			       o->sl + (size_t)(r - m->ns) * o->nlids;
+
+		for (uint32_t i = 0; i < k->n; i++)
+			row[k->lid[i]] = k->col[r * k->n + i];
+	}
+	for (uint32_t i = 0; !k->rows && i < k->n; i++) {
 		for (uint32_t s = 0; s < m->ns; s++)
 			lft_set(o->lft, s, k->lid[i], k->col[i * w + s]);
 		for (uint32_t g = 0; g < m->ngroups; g++)
@@ -700,78 +731,108 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	return 0;
 }
 
+/* copy_base()'s rows: the LFT's (0 .. ns), then the SL table's groups. */
+struct copy {
+	struct mg *m;
+	const uint32_t *gone;		/* the LIDs absent */
+	uint32_t ngone, nl, top, snl;
+	uint8_t xl[256];		/* the base's SL -> this pass's (sl_xlate()) */
+	bool same;			/* xl is the identity */
+	uint64_t routes[2];		/* per half: the kept LIDs' entries */
+};
+
+/*
+ * Row @r of the LFT (@r < ns) or of the SL table: this pass's entries of
+ * the LIDs to merge into the keep, the base's row, those entries back.
+ */
+static void copy_row(struct copy *x, uint32_t r, unsigned half)
+{
+	struct mg *m = x->m;
+	const struct rt_merge_keep *k = m->keep;
+	const struct lft *bl = m->base->lft;
+	const struct route_out *bo = m->bo;
+	struct route_out *o = m->out;
+	bool lft = r < m->ns;
+	uint32_t g = r - m->ns;
+	uint8_t *row = lft ? o->lft->port + (size_t)r * o->lft->nlids : o->sl + (size_t)g * o->nlids;
+	uint8_t *kept = k->col + (size_t)r * k->n;
+	const uint8_t *from;
+
+	for (uint32_t i = 0; i < k->n; i++)
+		kept[i] = row[k->lid[i]];
+	if (lft) {
+		memcpy(row, bl->port + (size_t)m->bsw[r] * bl->nlids, x->nl);
+		for (uint32_t i = 0; i < x->ngone; i++)
+			row[x->gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
+		/* this pass counted those it routed: the kept LIDs' entries here */
+		x->routes[half] += x->top > 1 ? x->top - 1 - ffr_count_byte(row + 1, x->top - 1,
+									    LFT_NONE) : 0;
+		for (uint32_t i = 0; i < k->n && k->lid[i] < x->top; i++)
+			x->routes[half] -= row[k->lid[i]] != LFT_NONE;
+	} else if (bo && m->bgroup[g] != UINT32_MAX) {	/* else no node of the base's */
+		from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
+		if (x->same)
+			memcpy(row + 1, from + 1, x->snl - 1);
+		for (uint32_t lid = 1; !x->same && lid < x->snl; lid++)
+			row[lid] = x->xl[from[lid]];
+		for (uint32_t i = 0; i < x->ngone; i++)
+			row[x->gone[i]] = 0;	/* as this pass has them */
+	}
+	for (uint32_t i = 0; i < k->n; i++)
+		row[k->lid[i]] = kept[i];
+}
+
+static void copy_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
+{
+	for (uint32_t r = lo; r < hi; r++)
+		copy_row(ctx, r, half);
+}
+
 /*
  * The base's tables wherever they are intact (rt_base_broken()): every
- * row, then the SLs of every group the base knows.  The columns of the
- * LIDs to merge are kept first (keep_lid()) and put back after (restore()):
- * this pass routed only those.
+ * row, then the SLs of every group the base knows, except the columns of
+ * the LIDs to merge, which this pass routed: row by row (a column would
+ * touch a row per switch and group), kept in m->keep, the base's row
+ * copied, put back.  The rows on two threads.  0 or -ENOMEM.
  */
 static int copy_base(struct mg *m)
 {
 	const struct lft *bl = m->base->lft;
+	struct rt_merge_keep *k = m->keep;
 	struct lft *l = m->out->lft;
 	const struct route_out *bo = m->bo;
 	struct route_out *o = m->out;
-	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0, nonly = 0;
-	uint32_t top = nl < m->t->max_lid + 1 ? nl : m->t->max_lid + 1;	/* LIDs kept: below */
-	uint8_t xl[256];
+	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
 	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
-	uint32_t *onl = malloc(((size_t)m->t->max_lid + 1) * sizeof(*onl));	/* to merge */
-	bool same = true;	/* the base's SLs name the zones as this pass */
-	int rc = gone && onl ? 0 : -ENOMEM;
+	struct copy x = { .m = m, .gone = gone, .nl = nl, .same = true,
+			  .top = nl < m->t->max_lid + 1 ? nl : m->t->max_lid + 1 };
+	size_t w = (size_t)m->ns + m->ngroups;
 
-	for (uint32_t lid = 1, nb = 0, lids[LFT_COLS]; lid <= m->t->max_lid + 1 && !rc; lid++) {
-		if (lid <= m->t->max_lid && m->only[lid])
-			lids[nb++] = onl[nonly++] = lid;
-		if (nb < LFT_COLS && lid <= m->t->max_lid)
-			continue;
-		lft_cols_get(l, lids, nb, m->oblk);	/* row by row, as rt_base_merge() */
-		for (uint32_t k = 0; k < nb && !rc; k++) {
-			for (uint32_t s = 0; s < m->ns; s++)
-				m->own[s] = m->oblk[(size_t)s * LFT_COLS + k];
-			rc = keep_lid(m, lids[k]);
-		}
-		nb = 0;
+	rt_merge_keep_free(k);
+	k->rows = true;
+	k->lid = malloc(((size_t)m->t->max_lid + 1) * sizeof(*k->lid));
+	for (uint32_t lid = 1; k->lid && lid <= m->t->max_lid; lid++)
+		if (m->only[lid])
+			k->lid[k->n++] = lid;
+	k->cap = k->n;
+	k->col = malloc(w * k->n + 1);
+	if (!gone || !k->lid || !k->col) {
+		free(gone);
+		return -ENOMEM;
 	}
-	for (uint32_t lid = 1; !rc && lid < l->nlids && lid <= m->t->max_lid; lid++)
+	for (uint32_t lid = 1; lid < l->nlids && lid <= m->t->max_lid; lid++)
 		if (m->t->lid_port[lid] == TOPO_NONE)
 			gone[ngone++] = lid;
-	for (uint32_t s = 0; !rc && s < m->ns; s++) {
-		uint8_t *row = l->port + (size_t)s * l->nlids;
-		uint64_t n;
-
-		memcpy(row, bl->port + (size_t)m->bsw[s] * bl->nlids, nl);
-		for (uint32_t i = 0; i < ngone; i++)
-			row[gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
-		/* this pass counted those it routed: the kept LIDs' entries here */
-		n = top > 1 ? top - 1 - ffr_count_byte(row + 1, top - 1, LFT_NONE) : 0;
-		for (uint32_t i = 0; i < nonly && onl[i] < top; i++)
-			n -= row[onl[i]] != LFT_NONE;
-		o->routes += n;
-	}
 	for (unsigned v = 0; bo && v < 256; v++) {
-		xl[v] = sl_xlate(m, (uint8_t)v);
-		same &= xl[v] == v;
+		x.xl[v] = sl_xlate(m, (uint8_t)v);
+		x.same &= x.xl[v] == v;
 	}
-	nl = bo && o->nlids < bo->nlids ? o->nlids : bo ? bo->nlids : 0;
-	for (uint32_t g = 0; !rc && bo && g < m->ngroups; g++) {
-		const uint8_t *from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
-		uint8_t *to = o->sl + (size_t)g * o->nlids;
-
-		if (m->bgroup[g] == UINT32_MAX)
-			continue;	/* no node of the base's: this pass's SLs */
-		if (same)
-			memcpy(to + 1, from + 1, nl - 1);
-		for (uint32_t lid = 1; !same && lid < nl; lid++)
-			to[lid] = xl[from[lid]];
-		for (uint32_t i = 0; i < ngone; i++)
-			to[gone[i]] = 0;	/* as this pass has them */
-	}
+	x.ngone = ngone;
+	x.snl = bo && o->nlids < bo->nlids ? o->nlids : bo ? bo->nlids : 0;
+	ffr_split2(m->threads, (uint32_t)w, 64, copy_rows, &x);
+	o->routes += x.routes[0] + x.routes[1];
 	free(gone);
-	free(onl);
-	if (!rc)
-		restore(m);
-	return rc;
+	return 0;
 }
 
 
@@ -787,6 +848,50 @@ static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
 		for (uint32_t k = 0; k < n; k++)
 			col[k] = lids[k] < bl->nlids ? row[lids[k]] : LFT_NONE;
 	}
+}
+
+/*
+ * Every LID to merge (merge_lid()), LFT_COLS at a time: their columns of
+ * both LFTs and SL tables row by row (one LID's column touches a row per
+ * switch and group, far apart), merged, put back.  0 or -ENOMEM.
+ */
+static int merge_lids(struct mg *m, struct rt_merge_count *n)
+{
+	const struct topo *t = m->t;
+	struct route_out *o = m->out;
+	const struct route_out *bo = m->bo;
+	struct lft sl = { .nsw = m->ngroups, .nlids = o->nlids, .port = o->sl };
+	struct lft bsl = { .nsw = bo ? bo->ngroups : 0, .nlids = bo ? bo->nlids : 0,
+			   .port = bo ? bo->sl : NULL };
+	uint32_t lids[LFT_COLS];
+	int rc = 0;
+
+	m->sblk = malloc(((size_t)sl.nsw + bsl.nsw) * LFT_COLS + 1);
+	if (!m->sblk)
+		return -ENOMEM;
+	m->bsblk = m->sblk + (size_t)sl.nsw * LFT_COLS;
+	for (uint32_t lid = 1, nb = 0; !rc && lid <= t->max_lid + 1; lid++) {
+		if (lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE) {
+			if (m->only && !m->only[lid])
+				n->intact++;
+			else
+				lids[nb++] = lid;
+		}
+		if (nb < LFT_COLS && lid <= t->max_lid)
+			continue;
+		base_cols(m, lids, nb);
+		lft_cols_get(o->lft, lids, nb, m->oblk);
+		lft_cols_get(&sl, lids, nb, m->sblk);
+		lft_cols_get(&bsl, lids, nb, m->bsblk);
+		for (m->bk = 0; m->bk < nb && !rc; m->bk++)
+			rc = merge_lid(m, lids[m->bk], n);
+		lft_cols_put(o->lft, lids, nb, m->oblk);
+		lft_cols_put(&sl, lids, nb, m->sblk);
+		nb = 0;
+	}
+	free(m->sblk);
+	m->sblk = m->bsblk = NULL;
+	return rc;
 }
 
 /*
@@ -845,24 +950,8 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		rc = copy_base(&m);
 	else if (!rc && strict)
 		restore(&m);	/* this pass's tables, as before the lenient merge */
-	for (uint32_t lid = 1, nb = 0, lids[LFT_COLS]; !rc && lid <= t->max_lid + 1; lid++) {
-		if (lid <= t->max_lid && t->lid_port[lid] != TOPO_NONE) {
-			if (only && !only[lid])
-				n->intact++;
-			else
-				lids[nb++] = lid;
-		}
-		if (nb < LFT_COLS && lid <= t->max_lid)
-			continue;
-		/* LFT_COLS LIDs at a time: their columns row by row (one LID's
-		 * column touches a row per switch, far apart) */
-		base_cols(&m, lids, nb);
-		lft_cols_get(out->lft, lids, nb, m.oblk);
-		for (m.bk = 0; m.bk < nb && !rc; m.bk++)
-			rc = merge_lid(&m, lids[m.bk], n);
-		lft_cols_put(out->lft, lids, nb, m.oblk);
-		nb = 0;
-	}
+	if (!rc)
+		rc = merge_lids(&m, n);
 	if (!rc && !(m.ngroups && out->nvls >= 2 && !out->tcs.n)) {
 		free(out->turned);	/* this pass's marks, not the merged tables' */
 		out->turned = NULL;

@@ -31,6 +31,8 @@ struct mg {
 	unsigned threads;		/* route_opts.threads (rt_merged_rows()) */
 	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
 					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
+	uint8_t *sblk, *bsblk;		/* ... and SLs: this pass's [group], the base's
+					 * [base group] ... */
 	uint32_t bk;			/* ... the current LID's */
 	const uint8_t *bc;		/* merged_rows(): the LID's column in a block
 					 * (lft_cols_get(), stride LFT_COLS) */

@@ -222,8 +222,12 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 
 /** rt_base_subset - 1: @t is @base's fabric minus something, 0: the same, -1: not (@why) */
 int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len);
-/** rt_base_broken - @need[lid] = 1 where @base's route to it meets a fault on @t; how many */
-uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need);
+/**
+ * rt_base_broken - @need[lid] = 1 where @base's route to it meets a fault on
+ * @t; how many (UINT32_MAX: out of memory).  On two threads if @threads allow.
+ */
+uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need,
+			unsigned threads);
 /** rt_base_same_vls - whether @out's SL2VL rows are the base's on every port of @t */
 bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
 		      const struct route_out *out);
@@ -237,7 +241,9 @@ struct rt_merge_count {
 struct rt_merge_keep {
 	uint32_t n, cap;
 	uint32_t *lid;
-	uint8_t *col;	/* per LID: an entry per switch, then an SL per group */
+	uint8_t *col;	/* per LID: an entry per switch, then an SL per group;
+			 * with rows, per switch then per group: an entry per LID */
+	bool rows;	/* lid[] ascending, col row by row (copy_base()) */
 };
 /* How rt_base_merge() merges. */
 struct rt_merge_how {
