@@ -874,10 +874,13 @@ int chk_cdg_judge(const struct topo *t, const struct chk_cdg *g, struct chk_repo
 
 int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		       const struct chk_opts *o, const uint32_t *lids, uint32_t n,
-		       const struct chk_trace *tr, const uint32_t *pmap, atomic_uint *next)
+		       const struct chk_trace *tr, const uint32_t *pmap,
+		       struct chk_since_share *sh)
 {
+	atomic_uint *next = sh ? &sh->next : NULL;
 	struct inject in;
 	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
+	int sls = sh ? atomic_load(&sh->sls) : -1;
 	bool bad;
 	int rc;
 
@@ -885,7 +888,11 @@ int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t 
 	in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
 	in.tr = tr;
 	in.pmap = pmap;
-	rc = inject_init(t, o, used_sls(t, o, in.ng, lids, n), &in);	/* theirs alone */
+	if (sls < 0)	/* theirs alone, read once for both threads */
+		sls = used_sls(t, o, in.ng, lids, n);
+	if (sh)
+		atomic_store(&sh->sls, sls);
+	rc = inject_init(t, o, (uint16_t)sls, &in);
 	for (uint32_t i = next ? atomic_fetch_add(next, LFT_COLS) : 0; !rc && i < n && !in.bad;
 	     i = next ? atomic_fetch_add(next, LFT_COLS) : i + LFT_COLS) {
 		uint32_t nb = n - i < LFT_COLS ? n - i : LFT_COLS;

@@ -948,7 +948,7 @@ struct since_job {
 	const struct chk_opts *o;
 	const uint32_t *lids, *pmap;
 	uint32_t n;
-	atomic_uint next;
+	struct chk_since_share sh;
 	int rc;
 };
 
@@ -957,7 +957,7 @@ static void *since_job_run(void *arg)
 	struct since_job *j = arg;
 
 	j->rc = chk_cdg_since_from(j->t, j->l, NULL, j->o, j->lids, j->n, j->o->since, j->pmap,
-				   &j->next);
+				   &j->sh);
 	return NULL;
 }
 
@@ -1072,12 +1072,13 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		two = false;
 	}
 	sj.lids = lids, sj.n = nd, sj.pmap = pmap;
-	atomic_init(&sj.next, 0);
+	atomic_init(&sj.sh.next, 0);
+	atomic_init(&sj.sh.sls, -1);
 	two_since = pmap && ffr_threads(o->threads) >= 2 &&
 		    !pthread_create(&th, NULL, since_job_run, &sj);
 	all_dests(&f, lids, nd);
 	if (two_since) {
-		int mine = chk_cdg_since_from(t, l, NULL, o, lids, nd, o->since, pmap, &sj.next);
+		int mine = chk_cdg_since_from(t, l, NULL, o, lids, nd, o->since, pmap, &sj.sh);
 
 		pthread_join(th, NULL);
 		sj.rc = mine < 0 || sj.rc < 0 ? -1 : mine | sj.rc;

@@ -9,14 +9,20 @@
 
 #include <ffroute/check.h>
 
+/* What two threads of chk_cdg_since_from() share. */
+struct chk_since_share {
+	atomic_uint next;	/* the next block of LFT_COLS LIDs, an index into lids */
+	atomic_int sls;		/* the SLs the judged LIDs' SL columns use; -1 unknown */
+};
 /*
- * chk_cdg_since() on the blocks of LFT_COLS of @lids that the cursor
- * @next (an index into @lids) hands out, shared by two threads: 1 if any
- * edge either walks is against the order (NULL @next: every block).
+ * chk_cdg_since() on the blocks of LFT_COLS of @lids that @sh's cursor
+ * hands out, shared by two threads: 1 if any edge either walks is against
+ * the order (NULL @sh: every block).
  */
 int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		       const struct chk_opts *o, const uint32_t *lids, uint32_t n,
-		       const struct chk_trace *tr, const uint32_t *pmap, atomic_uint *next);
+		       const struct chk_trace *tr, const uint32_t *pmap,
+		       struct chk_since_share *sh);
 
 /* A trace of @t's classification @c; ord and rail not set yet (NULL on ENOMEM). */
 struct chk_trace *chk_trace_new(const struct topo *t, const struct cls *c);

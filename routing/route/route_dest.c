@@ -834,7 +834,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		*rt_col(r, s) = e;
 		r->out->routes++;
 	}
-	if (r->turned && (rc = rt_mark_turns(r)))
+	/* a pass of the broken LIDs alone: the merge finds the rows (route_mrows.c) */
+	if (r->turned && !r->o->only_lids && (rc = rt_mark_turns(r)))
 		return rc;
 	if (dst->ghost)
 		return 0;

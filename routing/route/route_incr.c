@@ -330,7 +330,7 @@ enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
  * (down, then up) as the path's last hop, on the source's SL 0:
  * route_sl.c lifts that hop to VL 1 (a switch LID's route turns one hop
  * below it), and the turn rows are found again for the merged tables
- * (merged_rows()); a hop after it would be back on VL 0, going up after
+ * (route_mrows.c); a hop after it would be back on VL 0, going up after
  * coming down.  A path that is none is a mix whose SLs
  * and VLs neither routing proved: a patched spine that turns below (its
  * fallback) under a leaf that still sends it the LID would carry the
@@ -917,7 +917,8 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 			.ngroups = out->sl ? out->ngroups : 0, .strict = h->strict, .keep = keep,
 			.only = h->only, .force = h->force, .threads = h->threads };
 	const uint8_t *only = h->only;
-	bool strict = h->strict;
+	bool strict = h->strict, rows = m.ngroups && out->nvls >= 2 && !out->tcs.n;
+	struct rt_rows rw = { 0 };	/* layer SLs: the merged tables' turn rows */
 	size_t ns = m.ns;
 	int rc;
 
@@ -950,18 +951,21 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		rc = copy_base(&m);
 	else if (!rc && strict)
 		restore(&m);	/* this pass's tables, as before the lenient merge */
+	if (!rc && rows)
+		rc = rt_rows_begin(&m, &rw);
 	if (!rc)
 		rc = merge_lids(&m, n);
-	if (!rc && !(m.ngroups && out->nvls >= 2 && !out->tcs.n)) {
+	if (!rc && !rows) {
 		free(out->turned);	/* this pass's marks, not the merged tables' */
 		out->turned = NULL;
 	} else if (!rc) {	/* layer SLs: classes map rows */
-		rc = rt_merged_rows(&m);
+		rc = rt_rows_end(&m, &rw);
 		out->turn_routes = out->ngroups <= c->nzones + 1 ? 0 : ffr_count_byte(
 			out->sl + (size_t)(c->nzones + 1) * out->nlids,	/* the switches' own
 									 * routes on the turn SL */
 			(size_t)(out->ngroups - c->nzones - 1) * out->nlids, ROUTE_SL_TURN);
 	}
+	rt_rows_free(&rw);
 	free(m.bsw);
 	free(m.bgroup);
 	free(m.use);

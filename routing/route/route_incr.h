@@ -7,6 +7,9 @@
 #ifndef FFROUTE_ROUTE_INCR_H
 #define FFROUTE_ROUTE_INCR_H
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 #include "route/route_int.h"
 
 /* One merge: both fabrics, both tables, scratch. */
@@ -28,13 +31,13 @@ struct mg {
 						 * the merged column, dead, scratch (2 x) */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
-	unsigned threads;		/* route_opts.threads (rt_merged_rows()) */
+	unsigned threads;		/* route_opts.threads (route_mrows.c) */
 	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
 					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
 	uint8_t *sblk, *bsblk;		/* ... and SLs: this pass's [group], the base's
 					 * [base group] ... */
 	uint32_t bk;			/* ... the current LID's */
-	const uint8_t *bc;		/* merged_rows(): the LID's column in a block
+	const uint8_t *bc;		/* route_mrows.c: the LID's column in a block
 					 * (lft_cols_get(), stride LFT_COLS) */
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
 					 * (rt_base_broken()); NULL: every LID */
@@ -57,7 +60,36 @@ static inline uint32_t rt_next_sw(const struct topo *t, uint32_t s, uint8_t e)
 	       t->node_sw[t->port_node[r]] : TOPO_NONE;
 }
 
-/* The turn rows of the merged tables into m->out->vlx (route_mrows.c); 0 or -ENOMEM. */
-int rt_merged_rows(struct mg *m);
+/* One thread's walks of merged routes (route_mrows.c). */
+struct walks {
+	struct mg m;		/* the merge's, with this thread's scratch (st, bc) */
+	const uint32_t *lids;
+	uint32_t n, stride;
+	atomic_uint *next;	/* the next block of LIDs to walk, shared */
+	uint8_t *bits, *blk;	/* [port][in / 8]; two blocks of columns */
+};
+
+/* The turn rows of the merged tables, found along their routes (route_mrows.c). */
+struct rt_rows {
+	struct walks w[2];
+	uint32_t *lids, nl, nkept;	/* the LIDs to walk: lids[0..nkept) kept, then
+					 * those the merge changes */
+	uint32_t stride;
+	size_t nbits;
+	bool kept;			/* the base's rows stand for the kept LIDs */
+	bool ahead;			/* a thread walks the kept LIDs meanwhile */
+	pthread_t th;
+	atomic_uint next;
+};
+/*
+ * rt_rows_begin - before the merge: the LIDs to walk, and the kept ones'
+ * walks started on a second thread (their columns are the base's: the
+ * merge does not change them).  0 or -ENOMEM (then rt_rows_free()).
+ */
+int rt_rows_begin(struct mg *m, struct rt_rows *rw);
+/* rt_rows_end - after it: the rest walked, the rows into m->out->vlx; 0 or -ENOMEM */
+int rt_rows_end(struct mg *m, struct rt_rows *rw);
+/* rt_rows_free - stop and release (after either; twice is fine) */
+void rt_rows_free(struct rt_rows *rw);
 
 #endif

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,7 +90,7 @@ static bool turns_after(struct mg *m, uint32_t s)
  * that turned in the base is kept (none merged, none gone) and no switch
  * is gone: the rows the walks of the kept LIDs that turn would find are
  * then the base's (route_sl.c walked the same routes, and no other), so
- * they go into @bits (stride @stride, merged_rows()'s layout) on this
+ * they go into @bits (stride @stride, rt_turn_mark()) on this
  * fabric's ports; true.  False (walk them all) otherwise, as a row only a
  * merged or gone route needed must go (it would lift other routes through
  * its pair too early), or when the base's rows or turn marks are unknown.
@@ -129,17 +130,12 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 }
 
 /* One thread's share of the walks: LIDs [from, to) of the list, into its own bits. */
-struct walks {
-	struct mg m;		/* the merge's, with this thread's scratch (st, bc) */
-	const uint32_t *lids;
-	uint32_t from, to, stride;
-	uint8_t *bits, *blk;	/* [port][in / 8]; two blocks of columns */
-};
 
 /*
- * Walk the merged routes to the LIDs, LFT_COLS at a time, row by row (the
- * switches' SLs are laid out as a table: a row per switch): every switch
- * on the turn SL, or whose route turns after it, marks its route's pairs.
+ * Walk the merged routes to the LIDs, LFT_COLS at a time (the blocks the
+ * shared cursor hands out), row by row (the switches' SLs are laid out as
+ * a table: a row per switch): every switch on the turn SL, or whose route
+ * turns after it, marks its route's pairs.
  */
 static void *walk_lids(void *arg)
 {
@@ -149,8 +145,9 @@ static void *walk_lids(void *arg)
 	struct lft swsl = { .nsw = m->ns, .nlids = o->nlids,
 			    .port = o->sl + (size_t)(m->c->nzones + 1) * o->nlids };
 
-	for (uint32_t i = w->from; i < w->to; i += LFT_COLS) {
-		uint32_t nb = w->to - i < LFT_COLS ? w->to - i : LFT_COLS;
+	for (uint32_t i = atomic_fetch_add(w->next, LFT_COLS); i < w->n;
+	     i = atomic_fetch_add(w->next, LFT_COLS)) {
+		uint32_t nb = w->n - i < LFT_COLS ? w->n - i : LFT_COLS;
 
 		lft_cols_get(o->lft, w->lids + i, nb, w->blk);
 		lft_cols_get(&swsl, w->lids + i, nb, w->blk + (size_t)m->ns * LFT_COLS);
@@ -191,38 +188,6 @@ static void walks_free(struct walks *w)
 }
 
 /*
- * The walks of the LIDs to walk (@lids[0..n)), in two threads when asked
- * for and there are enough: each into its own bits, ORed into w[0]'s
- * (allocated by the caller: a union, the same rows whichever thread
- * walked what).  0 or -ENOMEM.
- */
-static int walk_all(struct walks *w, const struct mg *m, const uint32_t *lids, uint32_t n,
-		    size_t nbits)
-{
-	bool two = n >= 2 * LFT_COLS && ffr_threads(m->threads) >= 2;
-	pthread_t th;
-
-	if (two && walks_alloc(&w[1], m, nbits))
-		return -ENOMEM;
-	w[0].lids = w[1].lids = lids;
-	w[0].from = 0;
-	w[0].to = two ? n / 2 / LFT_COLS * LFT_COLS : n;
-	w[1].from = w[0].to;
-	w[1].to = n;
-	if (two && pthread_create(&th, NULL, walk_lids, &w[1])) {
-		two = false;
-		w[0].to = n;
-	}
-	walk_lids(&w[0]);
-	if (two) {
-		pthread_join(th, NULL);
-		for (size_t i = 0; i < nbits; i++)
-			w[0].bits[i] |= w[1].bits[i];
-	}
-	return 0;
-}
-
-/*
  * The turn rows of the merged tables, found as route_sl.c finds them for
  * its own: along the route of every switch that turns (on the turn SL,
  * or up after coming down), the pairs that keep a direction; a pair whose
@@ -232,43 +197,90 @@ static int walk_all(struct walks *w, const struct mg *m, const uint32_t *lids, u
  * through its pair too early.  Layer SLs only: with traffic classes
  * (base_groups() keeps them out) this pass's rows stand.  With m->only,
  * the base's rows stand for the kept LIDs (base_rows()) and only the
- * merged ones are walked.
+ * merged ones are walked; else the kept LIDs that turned in the base are
+ * walked too, on a second thread while the merge runs (rt_rows_begin()),
+ * then the merged ones on both (rt_rows_end()).
  */
-int rt_merged_rows(struct mg *m)
+int rt_rows_begin(struct mg *m, struct rt_rows *rw)
 {
 	const struct topo *t = m->t;
 	struct route_out *o = m->out;
-	uint32_t stride = 1, nl = 0;
 	/* a kept LID whose base routes never turn gives no row: walk the others */
 	const uint8_t *bt = m->only && m->base->out ? m->base->out->turned : NULL;
 	uint32_t bn = bt ? m->base->out->nlids : 0;
-	uint32_t *lids = malloc(((size_t)t->max_lid + 1) * sizeof(*lids));
-	struct walks w[2] = { 0 };
-	size_t nbits;
-	bool kept;	/* the base's rows stand for the kept LIDs */
+	struct walks *w = rw->w;
+
+	memset(rw, 0, sizeof(*rw));
+	rw->stride = 1;
+	for (uint32_t s = 0; s < m->ns; s++)
+		if (t->node_nports[t->sw_node[s]] / 8u + 1 > rw->stride)
+			rw->stride = t->node_nports[t->sw_node[s]] / 8u + 1;
+	rw->nbits = (size_t)t->nports * rw->stride;
+	rw->lids = malloc(((size_t)t->max_lid + 1) * sizeof(*rw->lids));
+	if (!rw->lids || walks_alloc(&w[0], m, rw->nbits))
+		return -ENOMEM;
+	rw->kept = base_rows(m, w[0].bits, rw->stride);
+	for (int merged = 0; merged < 2; merged++) {	/* the kept LIDs' walks first */
+		for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
+			bool walk = t->lid_port[lid] != TOPO_NONE &&
+				    (!bt || m->only[lid] || (!rw->kept && lid < bn && bt[lid]));
+
+			if (walk && merged == (!bt || m->only[lid]))
+				rw->lids[rw->nl++] = lid;
+			else if (!walk && !merged && o->turned)
+				o->turned[lid] = rw->kept && lid < bn && bt[lid];	/* the base's */
+		}
+		if (!merged)
+			rw->nkept = rw->nl;
+	}
+	w[0].stride = w[1].stride = rw->stride;
+	w[0].lids = w[1].lids = rw->lids;
+	atomic_init(&rw->next, 0);
+	w[0].next = w[1].next = &rw->next;
+	w[1].n = rw->nkept;
+	/* the kept LIDs' columns are the base's, put before the merge: walked meanwhile */
+	rw->ahead = rw->nkept && ffr_threads(m->threads) >= 2 &&
+		    !walks_alloc(&w[1], m, rw->nbits) &&
+		    !pthread_create(&rw->th, NULL, walk_lids, &w[1]);
+	return 0;
+}
+
+int rt_rows_end(struct mg *m, struct rt_rows *rw)
+{
+	struct walks *w = rw->w;
+	bool ahead = rw->ahead;
+	bool two = rw->nl - (ahead ? rw->nkept : 0) >= 2 * LFT_COLS &&
+		   ffr_threads(m->threads) >= 2;
+	pthread_t th;
 	int rc;
 
-	for (uint32_t s = 0; s < m->ns; s++)
-		if (t->node_nports[t->sw_node[s]] / 8u + 1 > stride)
-			stride = t->node_nports[t->sw_node[s]] / 8u + 1;
-	nbits = (size_t)t->nports * stride;
-	rc = lids ? walks_alloc(&w[0], m, nbits) : -ENOMEM;
-	kept = !rc && base_rows(m, w[0].bits, stride);
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++) {
-		if (t->lid_port[lid] != TOPO_NONE &&
-		    (!bt || m->only[lid] || (!kept && lid < bn && bt[lid])))
-			lids[nl++] = lid;
-		else if (o->turned)
-			o->turned[lid] = kept && lid < bn && bt[lid];	/* the base's */
-	}
-	if (!rc) {
-		w[0].stride = w[1].stride = stride;
-		rc = walk_all(w, m, lids, nl, nbits);
-	}
-	if (!rc)
-		rc = rt_turn_rows(t, m->c->dir, w[0].bits, stride, o->sl2vl, &o->vlx);
-	walks_free(&w[0]);
-	walks_free(&w[1]);
-	free(lids);
+	if (ahead)
+		pthread_join(rw->th, NULL);
+	rw->ahead = false;
+	/* what is left: the merged LIDs, or all of them when none went ahead */
+	atomic_store(&rw->next, ahead ? rw->nkept : 0);
+	w[0].n = w[1].n = rw->nl;
+	if (two && !w[1].bits && walks_alloc(&w[1], m, rw->nbits))
+		two = false;
+	if (two && pthread_create(&th, NULL, walk_lids, &w[1]))
+		two = false;
+	walk_lids(&w[0]);
+	if (two)
+		pthread_join(th, NULL);
+	for (size_t i = 0; w[1].bits && i < rw->nbits; i++)
+		w[0].bits[i] |= w[1].bits[i];
+	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, m->out->sl2vl, &m->out->vlx);
+	rt_rows_free(rw);
 	return rc;
+}
+
+void rt_rows_free(struct rt_rows *rw)
+{
+	if (rw->ahead)
+		pthread_join(rw->th, NULL);
+	rw->ahead = false;
+	walks_free(&rw->w[0]);
+	walks_free(&rw->w[1]);
+	free(rw->lids);
+	memset(rw, 0, sizeof(*rw));
 }

@@ -123,12 +123,11 @@ static uint8_t sl_of(const struct rt *r, uint32_t g, int16_t dz)
 	return RT_SL_TRANSIT;
 }
 
-static uint8_t vl_of(const struct rt *r, uint32_t p, unsigned sl)
+/* The VL of @sl out of a port of zone @zn (-1: none), an up-port or not. */
+static uint8_t vl_of(const struct rt *r, int16_t zn, bool up, unsigned sl)
 {
-	int16_t zn = r->c->zone[r->t->port_node[p]];
-
 	if (sl == ROUTE_SL_TURN)
-		return r->c->dir[p] == CLS_DIR_UP;
+		return up;
 	if (sl == RT_SL_ROOTED)
 		return 1;
 	if (sl == RT_SL_TRANSIT)
@@ -231,6 +230,35 @@ static int turn_rows(struct rt *r)
 	return rc;
 }
 
+/*
+ * Each port's SL2VL row (vl_of()): a row depends only on the zone of the
+ * port's switch and whether it is an up-port, so the rows of those pairs
+ * are made once and copied (a 16k-host tree has 100,000 ports).
+ */
+static void sl2vl_rows(struct rt *r)
+{
+	const struct topo *t = r->t;
+	uint32_t nz = r->c->nzones;
+	uint8_t row[2][RT_SL_ROOTED + 1][16];	/* [up][zone + 1], zones below 13 */
+
+	for (unsigned up = 0; up < 2; up++)
+		for (uint32_t z = 0; z <= nz && z <= RT_SL_ROOTED; z++)
+			for (unsigned sl = 0; sl < 16; sl++)
+				row[up][z][sl] = vl_of(r, (int16_t)((int)z - 1), up, sl);
+	for (uint32_t p = 0; p < t->nports; p++) {
+		int16_t zn = r->c->zone[t->port_node[p]];
+		bool up = r->c->dir[p] == CLS_DIR_UP;
+		uint8_t *to = r->out->sl2vl + (size_t)p * 16;
+
+		if (zn >= -1 && zn < (int16_t)nz && zn < RT_SL_ROOTED) {
+			memcpy(to, row[up][zn + 1], 16);
+			continue;
+		}
+		for (unsigned sl = 0; sl < 16; sl++)
+			to[sl] = vl_of(r, zn, up, sl);
+	}
+}
+
 int rt_sl_tables(struct rt *r)
 {
 	const struct topo *t = r->t;
@@ -286,9 +314,8 @@ int rt_sl_tables(struct rt *r)
 	}
 	free(zi);
 	free(tbl);
-	for (uint32_t p = 0; p < t->nports; p++)
-		for (unsigned sl = 0; sl < 16; sl++)
-			out->sl2vl[(size_t)p * 16 + sl] = layered ? vl_of(r, p, sl) : 0;
+	if (layered)
+		sl2vl_rows(r);
 	out->nvls = layered ? 2 : 1;
 	/* a pass of the broken LIDs alone: the merge finds the rows again for
 	 * the merged tables (route_incr.c) */
