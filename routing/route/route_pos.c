@@ -70,14 +70,24 @@ static uint32_t ups(const struct rt *r, uint32_t s, uint32_t *out, uint32_t n, u
 	return n;
 }
 
-/* col[]: each switch's column, the least ordinal of its level sharing an up-neighbour. */
-static void columns(const struct rt *r, uint32_t *col, uint32_t *tmp, uint32_t *mark)
+/*
+ * col[]: each switch's column, the least ordinal of its level sharing an
+ * up-neighbour; a switch with the same up-neighbours as an earlier one of
+ * its level (@same, same_ups()) has its column.
+ */
+static void columns(const struct rt *r, uint32_t *col, uint32_t *tmp, uint32_t *mark,
+		    const uint32_t *same)
 {
 	const struct topo *t = r->t;
 
 	for (uint32_t s = 0; s < r->nsw; s++) {
-		uint32_t nw = ups(r, s, tmp, 0, mark, s + 1);
+		uint32_t nw;
 
+		if (same[s] != s) {
+			col[s] = col[same[s]];
+			continue;
+		}
+		nw = ups(r, s, tmp, 0, mark, s + 1);
 		col[s] = s;
 		for (uint32_t i = 0; i < nw; i++) {
 			uint32_t wn = rt_node(r, tmp[i]);
@@ -174,6 +184,72 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 	return 0;
 }
 
+/*
+ * The switches' up-neighbour sets, sorted, in CSR (@off, @w), and for
+ * each switch @same[s] the first switch of its level with the same set,
+ * itself if none (or if it hangs below: its group is its own).  Two such
+ * switches have the same up-group (group_of() reads only their
+ * up-neighbours and those of their down-neighbours) and column: the
+ * leaves of a pod, the aggregation switches of one core group, computed
+ * once.
+ */
+static int same_ups(const struct rt *r, uint32_t *mark, uint32_t **off, uint32_t **w,
+		    uint32_t **same)
+{
+	uint32_t nsw = r->nsw, n = 0, cap = 0, nb = 1;
+	uint32_t *head = NULL, *next = NULL;
+	uint64_t *h = NULL;
+	int rc = 0;
+
+	*off = calloc((size_t)nsw + 1, sizeof(uint32_t));
+	*w = NULL;
+	*same = malloc(((size_t)nsw + 1) * sizeof(uint32_t));
+	while (nb < 2 * nsw)
+		nb *= 2;
+	head = malloc((size_t)nb * sizeof(*head));
+	next = malloc(((size_t)nsw + 1) * sizeof(*next));
+	h = malloc(((size_t)nsw + 1) * sizeof(*h));
+	if (!*off || !*same || !head || !next || !h)
+		rc = -ENOMEM;
+	for (uint32_t s = 0; !rc && s < nsw; s++) {
+		if ((rc = ffr_grow((void **)w, &cap, (uint64_t)n + TOPO_MAX_PORTS + 1,
+				   sizeof(uint32_t))))
+			break;
+		(*off)[s] = n;
+		n = ups(r, s, *w, n, mark, s + 1);
+		qsort(*w + (*off)[s], n - (*off)[s], sizeof(uint32_t), ffr_cmp_u32);
+		h[s] = 0x9e3779b97f4a7c15ull * (n - (*off)[s] + 1);
+		for (uint32_t i = (*off)[s]; i < n; i++)
+			h[s] = (h[s] ^ (*w)[i]) * 0x100000001b3ull;
+	}
+	if (!rc)
+		(*off)[nsw] = n;
+	for (uint32_t i = 0; !rc && i < nb; i++)
+		head[i] = TOPO_NONE;
+	for (uint32_t s = 0; !rc && s < nsw; s++) {
+		uint32_t b = (uint32_t)(h[s] >> 7) & (nb - 1), x, m = (*off)[s + 1] - (*off)[s];
+
+		(*same)[s] = s;
+		if (r->c->below[rt_node(r, s)])
+			continue;
+		for (x = head[b]; x != TOPO_NONE; x = next[x])
+			if (h[x] == h[s] && (*off)[x + 1] - (*off)[x] == m &&
+			    r->c->level[rt_node(r, x)] == r->c->level[rt_node(r, s)] &&
+			    !memcmp(*w + (*off)[x], *w + (*off)[s], m * sizeof(uint32_t)))
+				break;
+		if (x != TOPO_NONE) {
+			(*same)[s] = x;
+			continue;
+		}
+		next[s] = head[b];
+		head[b] = s;
+	}
+	free(head);
+	free(next);
+	free(h);
+	return rc;
+}
+
 /* upg_port[] of switch @s: its one up-port to each member (choose()'s shortcut). */
 static void ports_to(struct rt *r, uint32_t s)
 {
@@ -250,11 +326,29 @@ int rt_up_groups(struct rt *r)
 	uint32_t *col = malloc(((size_t)r->nsw + 1) * sizeof(*col));
 	size_t ng;
 
+	uint32_t *uoff = NULL, *uw = NULL, *same = NULL;
+
 	r->upg_off = calloc((size_t)r->nsw + 1, sizeof(*r->upg_off));
 	if (!mark || !vm || !cnt || !tmp || !r->upg_off || !have || !col)
 		rc = -ENOMEM;
-	for (uint32_t s = 0; !rc && s < r->nsw; s++)
-		rc = group_of(r, s, &cap, mark, vm, cnt, cnt + r->nsw, &tok, s + 1, tmp);
+	if (!rc)
+		rc = same_ups(r, mark, &uoff, &uw, &same);
+	for (uint32_t s = 0; !rc && s < r->nsw; s++) {
+		uint32_t x = same[s], m = r->upg_off[x + 1] - r->upg_off[x];
+
+		if (x == s) {
+			rc = group_of(r, s, &cap, mark, vm, cnt, cnt + r->nsw, &tok,
+				      r->nsw + 1 + s, tmp);
+			continue;
+		}
+		if ((rc = ffr_grow((void **)&r->upg, &cap, (uint64_t)r->upg_off[s] + m + 1,
+				   sizeof(*r->upg))))
+			break;
+		memcpy(r->upg + r->upg_off[s], r->upg + r->upg_off[x], m * sizeof(*r->upg));
+		r->upg_off[s + 1] = r->upg_off[s] + m;
+	}
+	free(uoff);
+	free(uw);
 	ng = rc ? 0 : (size_t)r->upg_off[r->nsw] + 1;
 	if (!rc && (!(r->upg_alt = malloc(ng * sizeof(uint32_t))) ||
 		    !(r->upg_port = malloc(ng * sizeof(uint32_t))) ||
@@ -266,13 +360,14 @@ int rt_up_groups(struct rt *r)
 		rc = -ENOMEM;
 	if (!rc) {
 		memset(mark, 0, ((size_t)r->nsw + 1) * sizeof(*mark));
-		columns(r, col, tmp, mark);
+		columns(r, col, tmp, mark, same);
 	}
 	for (uint32_t s = 0; !rc && s < r->nsw; s++)
 		rc = sort_group(r, r->upg_off[s], r->upg_off[s + 1], col);
 	used = have ? have + r->nsw + 1 : NULL;
 	for (uint32_t s = 0; !rc && s < r->nsw; s++)
 		alternates(r, s, have, used, mark, r->nsw + 1 + s);
+	free(same);
 	free(have);
 	free(mark);
 	free(vm);
