@@ -201,16 +201,36 @@ bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
 
 
 /* Does entry @e of switch ordinal @s lead toward @lid on @t (a live hop, or @lid itself)? */
-static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
+static bool hop_ok(const struct mg *m, uint32_t s, uint32_t lid, uint8_t e)
 {
-	uint32_t node = t->sw_node[s], dp = t->lid_port[lid], r;
+	const struct topo *t = m->t;
+	uint32_t dp = t->lid_port[lid], v = m->nx[(size_t)s * 256 + e];
 
-	if (e == LFT_NONE || e > t->node_nports[node])
-		return false;
 	if (e == 0)
-		return t->port_node[dp] == node;
-	r = t->port_remote[t->port_off[node] + e];
-	return r != TOPO_NONE && (topo_is_switch(t, t->port_node[r]) || r == dp);
+		return t->port_node[dp] == t->sw_node[s];
+	return v != TOPO_NONE && (!(v & RT_NX_CA) || (v & ~RT_NX_CA) == dp);
+}
+
+/* m->nx (see route_incr.h); 0 or -ENOMEM. */
+static int next_table(struct mg *m)
+{
+	const struct topo *t = m->t;
+
+	if (!(m->nx = malloc(((size_t)m->ns * 256 + 1) * sizeof(*m->nx))))
+		return -ENOMEM;
+	for (uint32_t s = 0; s < m->ns; s++) {
+		uint32_t node = t->sw_node[s], *row = m->nx + (size_t)s * 256;
+
+		for (unsigned e = 0; e < 256; e++) {
+			uint32_t r = e && e <= t->node_nports[node] ?
+				     t->port_remote[t->port_off[node] + e] : TOPO_NONE;
+
+			row[e] = r == TOPO_NONE ? TOPO_NONE :
+				 topo_is_switch(t, t->port_node[r]) ? t->node_sw[t->port_node[r]] :
+				 RT_NX_CA | r;
+		}
+	}
+	return 0;
 }
 
 
@@ -218,21 +238,23 @@ static bool hop_ok(const struct topo *t, uint32_t s, uint32_t lid, uint8_t e)
  * Does column @col (an entry per switch ordinal) deliver @lid from every
  * switch, without a loop?  @st: scratch [nswitches].
  */
-static bool delivers(const struct topo *t, const uint8_t *col, uint32_t lid, uint8_t *st)
+static bool delivers(const struct mg *m, const uint8_t *col, uint32_t lid, uint8_t *st)
 {
+	const struct topo *t = m->t;
+
 	memset(st, 0, t->nswitches);	/* 0 unknown, 1 on this walk, 2 delivers */
 	for (uint32_t s0 = 0; s0 < t->nswitches; s0++) {
 		uint32_t s = s0, x;
 
 		while (s != TOPO_NONE && st[s] == 0) {
-			if (!hop_ok(t, s, lid, col[s]))
+			if (!hop_ok(m, s, lid, col[s]))
 				return false;
 			st[s] = 1;
-			s = rt_next_sw(t, s, col[s]);
+			s = rt_next_sw(m, s, col[s]);
 		}
 		if (s != TOPO_NONE && st[s] == 1)
 			return false;	/* a loop */
-		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(t, x, col[x]))
+		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(m, x, col[x]))
 			st[x] = 2;
 	}
 	return true;
@@ -242,18 +264,21 @@ static bool delivers(const struct topo *t, const uint8_t *col, uint32_t lid, uin
  * Hops from switch @w following @col to @lid, 0 if it does not get there;
  * the lowest link rate on the way in *@rate.
  */
-static unsigned hops(const struct topo *t, const struct cls *c, const uint8_t *col, uint32_t w,
-		     uint32_t lid, uint32_t *rate)
+static unsigned hops(const struct mg *m, const uint8_t *col, uint32_t w, uint32_t lid,
+		     uint32_t *rate)
 {
+	const struct topo *t = m->t;
+	const struct cls *c = m->c;
+
 	*rate = UINT32_MAX;
 	for (unsigned h = 1; h <= t->nswitches; h++) {
 		uint32_t p = t->port_off[t->sw_node[w]] + col[w];
 
-		if (!hop_ok(t, w, lid, col[w]))
+		if (!hop_ok(m, w, lid, col[w]))
 			return 0;
 		if (col[w] && c->rate[p] < *rate)
 			*rate = c->rate[p];
-		if ((w = rt_next_sw(t, w, col[w])) == TOPO_NONE)
+		if ((w = rt_next_sw(m, w, col[w])) == TOPO_NONE)
 			return h;
 	}
 	return 0;
@@ -267,22 +292,24 @@ static unsigned hops(const struct topo *t, const struct cls *c, const uint8_t *c
  * chose @e with its own balance, not the base's: the destinations a lost
  * spine carried would otherwise all take the link D-mod-K's digit names.
  */
-static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint8_t *col,
-			   uint32_t s, uint32_t lid, uint8_t e, const uint32_t *u, unsigned tc)
+static uint8_t patch_entry(const struct mg *m, const uint8_t *col, uint32_t s, uint32_t lid,
+			   uint8_t e, const uint32_t *u, unsigned tc)
 {
-	uint32_t node = t->sw_node[s], w0 = rt_next_sw(t, s, e), h0, r0;
+	const struct topo *t = m->t;
+	const struct cls *c = m->c;
+	uint32_t node = t->sw_node[s], w0 = rt_next_sw(m, s, e), h0, r0;
 	uint8_t best = e;
 
-	if (w0 == TOPO_NONE || !(h0 = hops(t, c, col, w0, lid, &r0)))
+	if (w0 == TOPO_NONE || !(h0 = hops(m, col, w0, lid, &r0)))
 		return e;
 	r0 = c->rate[t->port_off[node] + e] < r0 ? c->rate[t->port_off[node] + e] : r0;
 	for (unsigned p = 1; p <= t->node_nports[node]; p++) {
-		uint32_t w = rt_next_sw(t, s, (uint8_t)p), r;
+		uint32_t w = rt_next_sw(m, s, (uint8_t)p), r;
 
 		if (w == TOPO_NONE || p == best ||
 		    c->level[t->sw_node[w]] != c->level[t->sw_node[w0]] ||
 		    u[p * CLS_TC_COUNT + tc] >= u[best * CLS_TC_COUNT + tc] ||
-		    c->rate[t->port_off[node] + p] < r0 || hops(t, c, col, w, lid, &r) != h0 ||
+		    c->rate[t->port_off[node] + p] < r0 || hops(m, col, w, lid, &r) != h0 ||
 		    r < r0)
 			continue;
 		best = (uint8_t)p;
@@ -294,8 +321,9 @@ static uint8_t patch_entry(const struct topo *t, const struct cls *c, const uint
  * Mark in @dead every switch whose base route (@col) meets a switch already
  * marked; true if that added any.  @st: scratch [nswitches].
  */
-static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead, uint8_t *st)
+static bool broken_above(const struct mg *m, const uint8_t *col, uint8_t *dead, uint8_t *st)
 {
+	const struct topo *t = m->t;
 	bool more = false;
 
 	memset(st, 0, t->nswitches);	/* 0 unknown, 1 on this walk, 2 done */
@@ -305,10 +333,10 @@ static bool broken_above(const struct topo *t, const uint8_t *col, uint8_t *dead
 
 		while (s != TOPO_NONE && st[s] == 0 && !dead[s]) {
 			st[s] = 1;
-			s = rt_next_sw(t, s, col[s]);
+			s = rt_next_sw(m, s, col[s]);
 		}
 		bad = s != TOPO_NONE && (dead[s] || st[s] == 1);
-		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(t, x, col[x])) {
+		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(m, x, col[x])) {
 			st[x] = 2;
 			if (bad && !dead[x]) {
 				dead[x] = 1;
@@ -365,7 +393,7 @@ static unsigned path_kind(const struct mg *m, uint32_t s)
 			turned = true;
 		}
 		in = t->port_remote[p];
-		s = rt_next_sw(t, s, e);
+		s = rt_next_sw(m, s, e);
 	}
 	return k;
 }
@@ -401,8 +429,7 @@ static void build(struct mg *m, uint32_t lid, unsigned tc)
 		m->try[s] = m->dead[s] ? m->own[s] : m->col[s];
 	for (uint32_t s = 0; s < m->ns; s++)
 		if (m->dead[s] == 1 && m->try[s] != m->col[s])
-			m->try[s] = patch_entry(m->t, m->c, m->try, s, lid, m->try[s],
-						use_row(m, s), tc);
+			m->try[s] = patch_entry(m, m->try, s, lid, m->try[s], use_row(m, s), tc);
 }
 
 /* Mark 2 on @s and this pass's path from it; true if any mark was new. */
@@ -413,7 +440,7 @@ static bool own_path(struct mg *m, uint32_t s)
 	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
 		grew |= m->dead[s] != 2;
 		m->dead[s] = 2;
-		s = rt_next_sw(m->t, s, m->own[s]);
+		s = rt_next_sw(m, s, m->own[s]);
 	}
 	return grew;
 }
@@ -430,7 +457,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 		bool mixed = false, grew = false;
 
 		build(m, lid, tc);
-		if (!delivers(m->t, m->try, lid, m->st))
+		if (!delivers(m, m->try, lid, m->st))
 			return false;
 		for (uint32_t s = 0; m->strict && s < m->ns; s++) {
 			if (path_kind(m, s))
@@ -578,7 +605,7 @@ static unsigned base_own(const struct mg *m, uint32_t s, uint8_t *memo)
 	while (x != TOPO_NONE && !memo[x] && n <= RT_MAXD) {
 		memo[x] = 1;
 		walk[n++] = x;
-		x = m->try[x] && m->try[x] != LFT_NONE ? rt_next_sw(m->t, x, m->try[x]) : TOPO_NONE;
+		x = m->try[x] && m->try[x] != LFT_NONE ? rt_next_sw(m, x, m->try[x]) : TOPO_NONE;
 	}
 	if (x != TOPO_NONE && memo[x] < 2) {	/* a loop, or too long */
 		while (n--)
@@ -704,7 +731,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	for (uint32_t s = 0; s < m->ns; s++) {
 		m->col[s] = m->bblk[(size_t)s * LFT_COLS + m->bk];
 		m->own[s] = m->oblk[(size_t)s * LFT_COLS + m->bk];
-		m->dead[s] = !hop_ok(t, s, lid, m->col[s]);
+		m->dead[s] = !hop_ok(m, s, lid, m->col[s]);
 		nd += m->dead[s];
 	}
 	if (!nd) {
@@ -720,7 +747,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	 * meets one; then this pass's whole column */
 	if (!rooted(m, lid) &&
 	    (take_own(m, lid, tc) ||
-	     (broken_above(t, m->col, m->dead, m->st) && take_own(m, lid, tc)))) {
+	     (broken_above(m, m->col, m->dead, m->st) && take_own(m, lid, tc)))) {
 		n->patched++;
 	} else {
 		n->rerouted++;
@@ -936,8 +963,10 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		m.own = m.col + ns;
 		m.try = m.own + ns;
 		m.dead = m.try + ns;
-		base_groups(&m, &rc);
+		rc = next_table(&m);
 	}
+	if (!rc)
+		base_groups(&m, &rc);
 	/* this pass routed only @only: every other LID's SLs must be the base's */
 	if (!rc && only && !m.bo && out->nvls >= 2) {
 		snprintf(out->mode_why, sizeof(out->mode_why), "the base's SLs are unknown");
@@ -966,6 +995,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 			(size_t)(out->ngroups - c->nzones - 1) * out->nlids, ROUTE_SL_TURN);
 	}
 	rt_rows_free(&rw);
+	free(m.nx);
 	free(m.bsw);
 	free(m.bgroup);
 	free(m.use);

@@ -51,7 +51,7 @@ static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t s
 			break;
 		walked[s] = 1;
 		in = t->port_remote[p];
-		s = rt_next_sw(t, s, e);
+		s = rt_next_sw(m, s, e);
 	}
 }
 
@@ -72,7 +72,7 @@ static bool turns_after(struct mg *m, uint32_t s)
 	if (m->st[s])
 		return m->st[s] == 2;
 	m->st[s] = 3;
-	w = e == LFT_NONE ? TOPO_NONE : rt_next_sw(t, s, e);
+	w = e == LFT_NONE ? TOPO_NONE : rt_next_sw(m, s, e);
 	if (w != TOPO_NONE && m->st[w] != 3) {
 		in = t->port_remote[t->port_off[t->sw_node[s]] + e];
 		e2 = m->bc[(size_t)w * LFT_COLS];
