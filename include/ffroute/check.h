@@ -111,6 +111,11 @@ struct chk_sl_classes {
 /** chk_vlx_add - record the row of (@in, @out); call chk_vlx_sort() after the last */
 int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16);
 void chk_vlx_sort(struct chk_vlx *x);
+/**
+ * chk_vlx_extend - @n rows appended for the caller to fill (key, vl), as
+ * chk_vlx_add() would; call chk_vlx_sort() after.  NULL on ENOMEM.
+ */
+struct chk_vlx_row *chk_vlx_extend(struct chk_vlx *x, uint32_t n);
 /** chk_vlx_reserve - room for @n rows in all (no slack when the count is known) */
 int chk_vlx_reserve(struct chk_vlx *x, uint32_t n);
 /** chk_vlx_find - the row of (@in, @out), or NULL (use the base row) */

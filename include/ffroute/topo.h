@@ -125,6 +125,16 @@ static inline bool topo_is_sw_link(const struct topo *t, uint32_t p)
 	       topo_is_switch(t, t->port_node[r]);
 }
 
+/* topo_sw_peers(): the peer is a CA, router or port 0 side, its port index below */
+#define TOPO_PEER_PORT 0x80000000u
+/**
+ * topo_sw_peers - per switch ordinal, an entry per LFT port value 0..255:
+ * the switch ordinal its port leads to, TOPO_PEER_PORT | the remote port
+ * index when that is not a switch's, or TOPO_NONE (port 0, not cabled,
+ * past the last port, 255).  One lookup a hop for walks along LFTs, where
+ * the topology takes four.  [nswitches * 256], to free; NULL on ENOMEM.
+ */
+uint32_t *topo_sw_peers(const struct topo *t);
 /** topo_find_guid - node with node GUID @guid, or TOPO_NONE */
 uint32_t topo_find_guid(const struct topo *t, uint64_t guid);
 /**

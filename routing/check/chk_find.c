@@ -161,6 +161,7 @@ struct find {
 	uint64_t nvalid, nroutes, nonmin, nonmin_other, *nonmin_zone;
 	bool use_vl;		/* SL and SL2VL tables given (and metrics wanted) */
 	uint8_t *blk;		/* [nsw * LFT_COLS]: the LFT columns of the current LIDs */
+	uint32_t *peer;		/* topo_sw_peers(): one lookup a hop */
 	uint32_t blk_k;		/* the current LID's column in blk */
 	uint64_t vl[16];	/* (route, switch-switch channel) pairs per VL */
 	double max_stretch;
@@ -264,6 +265,7 @@ static int find_alloc(struct find *f)
 	f->notab = calloc(n, sizeof(uint64_t));
 	f->nonmin_zone = calloc((size_t)f->c->nzones + 1, sizeof(uint64_t));
 	f->blk = malloc(n * LFT_COLS);
+	f->peer = topo_sw_peers(f->t);
 	for (int i = 0; i < 2; i++) {
 		f->chr[i] = malloc(np * sizeof(int16_t));
 		f->chlid[i] = calloc(np, sizeof(uint32_t));
@@ -274,7 +276,8 @@ static int find_alloc(struct find *f)
 	}
 	if (!f->st || !f->bits || !f->zch || !f->fz || !f->hops || !f->at || !f->nxt ||
 	    !f->outp || !f->sub || !f->chain || !f->order || !f->bucket || !f->dist ||
-	    !f->queue || !f->pcomp || !f->ok || !f->notab || !f->nonmin_zone || !f->blk)
+	    !f->queue || !f->pcomp || !f->ok || !f->notab || !f->nonmin_zone || !f->blk ||
+	    !f->peer)
 		return -ENOMEM;
 	return 0;
 }
@@ -366,7 +369,7 @@ static void rail_planes(struct find *f)
 static uint8_t step(struct find *f, uint32_t s, uint32_t *next)
 {
 	const struct topo *t = f->t;
-	uint32_t node = t->sw_node[s], p, r, n;
+	uint32_t node = t->sw_node[s], v;
 	uint8_t e = f->blk[(size_t)s * LFT_COLS + f->blk_k];	/* lft_get(f->l, s, f->lid) */
 
 	f->outp[s] = TOPO_NONE;
@@ -374,17 +377,13 @@ static uint8_t step(struct find *f, uint32_t s, uint32_t *next)
 		return FS_NO_ROUTE;
 	if (e == 0)
 		return node == f->dnode ? FS_OK : FS_PORT0;
-	if (e > t->node_nports[node])
+	v = f->peer[(size_t)s * 256 + e];	/* topo_sw_peers() */
+	if (v == TOPO_NONE)	/* past the switch's ports, or not cabled */
 		return FS_DEAD;
-	p = topo_port(t, node, e);
-	r = t->port_remote[p];
-	if (r == TOPO_NONE)
-		return FS_DEAD;
-	f->outp[s] = p;
-	n = t->port_node[r];
-	if (!topo_is_switch(t, n))
-		return r == f->dport ? FS_OK : FS_WRONG;
-	*next = t->node_sw[n];
+	f->outp[s] = topo_port(t, node, e);
+	if (v & TOPO_PEER_PORT)
+		return (v & ~TOPO_PEER_PORT) == f->dport ? FS_OK : FS_WRONG;
+	*next = v;
 	return f->l->have[*next] ? FS_STEP : FS_NO_TABLE;
 }
 

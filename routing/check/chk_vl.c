@@ -28,6 +28,22 @@ int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl1
 	return 0;
 }
 
+struct chk_vlx_row *chk_vlx_extend(struct chk_vlx *x, uint32_t n)
+{
+	struct chk_vlx_row *v;
+
+	if ((uint64_t)x->n + n > UINT32_MAX / 2 || chk_vlx_reserve(x, x->n + n))
+		return NULL;	/* exactly: the rows come at the engine's peak of memory */
+	v = x->v + x->n;
+	x->n += n;
+	x->sorted = false;
+	free(x->off);
+	free(x->inmask);
+	x->off = NULL;
+	x->inmask = NULL;
+	return v;
+}
+
 int chk_vlx_reserve(struct chk_vlx *x, uint32_t n)
 {
 	struct chk_vlx_row *v;

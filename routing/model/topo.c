@@ -94,6 +94,25 @@ uint32_t topo_find_guid(const struct topo *t, uint64_t guid)
 	return lo < t->nnodes && t->node_guid[lo] == guid ? lo : TOPO_NONE;
 }
 
+uint32_t *topo_sw_peers(const struct topo *t)
+{
+	uint32_t *nx = malloc(((size_t)t->nswitches * 256 + 1) * sizeof(*nx));
+
+	for (uint32_t s = 0; nx && s < t->nswitches; s++) {
+		uint32_t node = t->sw_node[s], *row = nx + (size_t)s * 256;
+
+		for (unsigned e = 0; e < 256; e++) {
+			uint32_t r = e && e <= t->node_nports[node] ?
+				     t->port_remote[t->port_off[node] + e] : TOPO_NONE;
+
+			row[e] = r == TOPO_NONE ? TOPO_NONE :
+				 topo_is_switch(t, t->port_node[r]) ? t->node_sw[t->port_node[r]] :
+				 TOPO_PEER_PORT | r;
+		}
+	}
+	return nx;
+}
+
 uint32_t topo_port_in(const struct topo *x, uint32_t p, const struct topo *y)
 {
 	uint32_t n, yn;

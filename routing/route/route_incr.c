@@ -208,30 +208,9 @@ static bool hop_ok(const struct mg *m, uint32_t s, uint32_t lid, uint8_t e)
 
 	if (e == 0)
 		return t->port_node[dp] == t->sw_node[s];
-	return v != TOPO_NONE && (!(v & RT_NX_CA) || (v & ~RT_NX_CA) == dp);
+	return v != TOPO_NONE && (!(v & TOPO_PEER_PORT) || (v & ~TOPO_PEER_PORT) == dp);
 }
 
-/* m->nx (see route_incr.h); 0 or -ENOMEM. */
-static int next_table(struct mg *m)
-{
-	const struct topo *t = m->t;
-
-	if (!(m->nx = malloc(((size_t)m->ns * 256 + 1) * sizeof(*m->nx))))
-		return -ENOMEM;
-	for (uint32_t s = 0; s < m->ns; s++) {
-		uint32_t node = t->sw_node[s], *row = m->nx + (size_t)s * 256;
-
-		for (unsigned e = 0; e < 256; e++) {
-			uint32_t r = e && e <= t->node_nports[node] ?
-				     t->port_remote[t->port_off[node] + e] : TOPO_NONE;
-
-			row[e] = r == TOPO_NONE ? TOPO_NONE :
-				 topo_is_switch(t, t->port_node[r]) ? t->node_sw[t->port_node[r]] :
-				 RT_NX_CA | r;
-		}
-	}
-	return 0;
-}
 
 
 /*
@@ -877,6 +856,33 @@ static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
 	}
 }
 
+/* turn_routes()'s rows of one half. */
+struct turns {
+	const uint8_t *sl;	/* the switches' rows of the SL table */
+	uint32_t nlids;
+	uint64_t n[2];
+};
+
+static void count_turns(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
+{
+	struct turns *x = ctx;
+
+	x->n[half] += ffr_count_byte(x->sl + (size_t)lo * x->nlids, (size_t)(hi - lo) * x->nlids,
+				     ROUTE_SL_TURN);
+}
+
+/* The switches' own routes on the turn SL in the merged tables, on two threads. */
+static uint64_t turn_routes(const struct mg *m)
+{
+	const struct route_out *o = m->out;
+	uint32_t nz = m->c->nzones;
+	struct turns x = { o->sl + (size_t)(nz + 1) * o->nlids, o->nlids, { 0, 0 } };
+
+	if (o->ngroups > nz + 1)
+		ffr_split2(m->threads, o->ngroups - nz - 1, 64, count_turns, &x);
+	return x.n[0] + x.n[1];
+}
+
 /*
  * Every LID to merge (merge_lid()), LFT_COLS at a time: their columns of
  * both LFTs and SL tables row by row (one LID's column touches a row per
@@ -963,7 +969,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		m.own = m.col + ns;
 		m.try = m.own + ns;
 		m.dead = m.try + ns;
-		rc = next_table(&m);
+		rc = (m.nx = topo_sw_peers(t)) ? 0 : -ENOMEM;
 	}
 	if (!rc)
 		base_groups(&m, &rc);
@@ -989,10 +995,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		out->turned = NULL;
 	} else if (!rc) {	/* layer SLs: classes map rows */
 		rc = rt_rows_end(&m, &rw);
-		out->turn_routes = out->ngroups <= c->nzones + 1 ? 0 : ffr_count_byte(
-			out->sl + (size_t)(c->nzones + 1) * out->nlids,	/* the switches' own
-									 * routes on the turn SL */
-			(size_t)(out->ngroups - c->nzones - 1) * out->nlids, ROUTE_SL_TURN);
+		out->turn_routes = turn_routes(&m);
 	}
 	rt_rows_free(&rw);
 	free(m.nx);

@@ -20,9 +20,7 @@ struct mg {
 	const struct route_out *bo;	/* the base's SLs and rows; NULL: unknown */
 	struct route_out *out;		/* this pass's tables, merged in place */
 	uint32_t ns;
-	uint32_t *nx;			/* [switch][entry 0..255]: the peer of the port, a
-					 * switch ordinal, RT_NX_CA | a CA's port index,
-					 * or TOPO_NONE (none, port 0, past the last) */
+	uint32_t *nx;			/* topo_sw_peers() */
 	uint32_t *bsw;			/* [switch]: its ordinal in the base */
 	uint32_t *bgroup;		/* [SL group]: the base's group of its nodes */
 	uint8_t zone_of[RT_SL_ROOTED];	/* [base zone]: this pass's number, 0xff none */
@@ -49,9 +47,6 @@ struct mg {
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
 };
 
-/* mg.nx: the port's peer is a CA (its port index below), not a switch ordinal */
-#define RT_NX_CA 0x80000000u
-
 /*
  * The switch ordinal entry @e of switch @s leads to, or TOPO_NONE (port 0,
  * a CA, no entry: a LID this pass could not route, its CA cut off): one
@@ -61,7 +56,7 @@ static inline uint32_t rt_next_sw(const struct mg *m, uint32_t s, uint8_t e)
 {
 	uint32_t v = m->nx[(size_t)s * 256 + e];
 
-	return v & RT_NX_CA ? TOPO_NONE : v;
+	return v & TOPO_PEER_PORT ? TOPO_NONE : v;
 }
 
 /* One thread's walks of merged routes (route_mrows.c). */

@@ -334,9 +334,12 @@ static inline void rt_turn_mark(const struct topo *t, uint8_t *bits, uint32_t st
 
 	bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
 }
-/** rt_turn_rows - @x: the turn rows of the pairs marked in @bits (route_sl.c); 0 or -ENOMEM */
+/**
+ * rt_turn_rows - @x: the turn rows of the pairs marked in @bits (route_sl.c),
+ * on two threads if @threads allow; 0 or -ENOMEM
+ */
 int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
-		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x);
+		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads);
 /* A double binary tree (chk_dbt_tree): parent and depth of each rank. */
 struct rt_tree {
 	int32_t *parent;

@@ -269,7 +269,8 @@ int rt_rows_end(struct mg *m, struct rt_rows *rw)
 		pthread_join(th, NULL);
 	for (size_t i = 0; w[1].bits && i < rw->nbits; i++)
 		w[0].bits[i] |= w[1].bits[i];
-	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, m->out->sl2vl, &m->out->vlx);
+	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, m->out->sl2vl, &m->out->vlx,
+			  m->threads);
 	rt_rows_free(rw);
 	return rc;
 }

@@ -176,43 +176,76 @@ int rt_mark_turns(struct rt *r)
 	return 0;
 }
 
+/* rt_turn_rows()'s nodes: rows[first[node]...] from their out ports' bits. */
+struct rows_fill {
+	const struct topo *t;
+	const uint8_t *dir, *bits, *sl2vl;
+	uint32_t stride;
+	const uint32_t *first;		/* [node]: its first row */
+	struct chk_vlx_row *rows;
+};
+
+static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
+{
+	const struct rows_fill *x = ctx;
+	const struct topo *t = x->t;
+
+	(void)half;
+	for (uint32_t node = lo; node < hi; node++) {
+		struct chk_vlx_row *row = x->rows + x->first[node];
+
+		for (uint32_t p = t->port_off[node] + 1; topo_is_switch(t, node) &&
+		     p < t->port_off[node + 1]; p++) {
+			const uint8_t *b = x->bits + (size_t)p * x->stride;
+
+			for (uint32_t k = 0; k < x->stride; k++)
+				for (unsigned v = b[k]; v; v &= v - 1) {
+					uint32_t in = t->port_off[node] + k * 8 +
+						      (unsigned)__builtin_ctz(v);
+
+					row->key = (uint64_t)p << 32 | in;
+					memcpy(row->vl, x->sl2vl + (size_t)p * 16, 16);
+					row->vl[x->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
+					row++;
+				}
+		}
+	}
+}
+
 /*
  * Rows that depend on the input port, for the pairs marked in @bits
  * (rt_turn_mark()): SL 0 from an up-port to an up-port (a down->up turn)
  * and SL 15 from a down-port to a down-port (the peak after a switch
- * route's turn) go to VL 1, over the out port's row.  Out port by out
- * port, input ports in order: the rows come in the table's key order,
- * counted first, so the table is allocated once and sorting it needs no
- * buffer (at the engine's peak of memory).  Empty bytes are skipped
- * eight bits at a time: most pairs of a switch never carry a turn.
+ * route's turn) go to VL 1, over the out port's row.  Counted per node
+ * first, so the table is allocated once, exactly, and each node's rows
+ * have their place: the nodes are filled on two threads (@threads), out
+ * port by out port, input ports in order, in the table's key order
+ * (sorting it needs no buffer, at the engine's peak of memory).
  */
 int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
-		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x)
+		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads)
 {
-	uint64_t n = ffr_popcount(bits, (size_t)t->nports * stride);
+	uint32_t *first = malloc(((size_t)t->nnodes + 1) * sizeof(*first));
+	struct rows_fill f = { t, dir, bits, sl2vl, stride, first, NULL };
+	uint64_t n = 0;
 
 	chk_vlx_free(x);
 	memset(x, 0, sizeof(*x));
-	if (n > UINT32_MAX / 2 || chk_vlx_reserve(x, (uint32_t)n))
-		return -ENOMEM;
-	for (uint32_t node = 0; node < t->nnodes; node++) {
-		for (uint32_t p = t->port_off[node] + 1; topo_is_switch(t, node) &&
-		     p < t->port_off[node + 1]; p++) {
-			const uint8_t *b = bits + (size_t)p * stride;
+	for (uint32_t node = 0; first && node < t->nnodes; node++) {
+		uint32_t p0 = t->port_off[node], p1 = t->port_off[node + 1];
 
-			for (uint32_t k = 0; k < stride; k++) {
-				for (unsigned v = b[k]; v; v &= v - 1) {
-					uint32_t in = t->port_off[node] + k * 8 + (unsigned)__builtin_ctz(v);
-					uint8_t row[16];
-
-					memcpy(row, sl2vl + (size_t)p * 16, 16);
-					row[dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
-					if (chk_vlx_add(x, in, p, row))
-						return -ENOMEM;
-				}
-			}
-		}
+		first[node] = (uint32_t)n;
+		if (topo_is_switch(t, node) && p1 > p0 + 1)
+			n += ffr_popcount(bits + (size_t)(p0 + 1) * stride,
+					  (size_t)(p1 - p0 - 1) * stride);
 	}
+	if (!first || n > UINT32_MAX / 2 || (n && !(f.rows = chk_vlx_extend(x, (uint32_t)n)))) {
+		free(first);
+		return -ENOMEM;
+	}
+	if (n)
+		ffr_split2(threads, t->nnodes, 256, rows_fill, &f);
+	free(first);
 	chk_vlx_sort(x);
 	return 0;
 }
@@ -224,7 +257,7 @@ static int turn_rows(struct rt *r)
 	if (!r->turn_bits)
 		return 0;
 	rc = rt_turn_rows(r->t, r->c->dir, r->turn_bits, r->turn_stride, r->out->sl2vl,
-			  &r->out->vlx);
+			  &r->out->vlx, r->o->threads);
 	free(r->turn_bits);	/* not needed any more */
 	r->turn_bits = NULL;
 	return rc;
