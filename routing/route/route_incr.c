@@ -768,6 +768,8 @@ static void copy_row(struct copy *x, uint32_t r, unsigned half)
 		kept[i] = row[k->lid[i]];
 	if (lft) {
 		memcpy(row, bl->port + (size_t)m->bsw[r] * bl->nlids, x->nl);
+		for (uint32_t i = 0; i < k->n; i++)	/* merge_lids() reads them in order */
+			m->bcols[(size_t)r * k->n + i] = k->lid[i] < x->nl ? row[k->lid[i]] : LFT_NONE;
 		for (uint32_t i = 0; i < x->ngone; i++)
 			row[x->gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
 		/* this pass counted those it routed: the kept LIDs' entries here */
@@ -822,7 +824,8 @@ static int copy_base(struct mg *m)
 			k->lid[k->n++] = lid;
 	k->cap = k->n;
 	k->col = malloc(w * k->n + 1);
-	if (!gone || !k->lid || !k->col) {
+	m->bcols = malloc((size_t)m->ns * k->n + 1);
+	if (!gone || !k->lid || !k->col || !m->bcols) {
 		free(gone);
 		return -ENOMEM;
 	}
@@ -884,6 +887,23 @@ static uint64_t turn_routes(const struct mg *m)
 }
 
 /*
+ * The columns of the @nb LIDs to merge from the @i-th on, from what
+ * copy_base() kept row by row (m->bcols; this pass's entries and SLs in
+ * m->keep): contiguous reads, where the tables' rows take one a column.
+ */
+static void kept_cols(struct mg *m, uint32_t i, uint32_t nb)
+{
+	const struct rt_merge_keep *k = m->keep;
+
+	for (uint32_t s = 0; s < m->ns; s++) {
+		memcpy(m->bblk + (size_t)s * LFT_COLS, m->bcols + (size_t)s * k->n + i, nb);
+		memcpy(m->oblk + (size_t)s * LFT_COLS, k->col + (size_t)s * k->n + i, nb);
+	}
+	for (uint32_t g = 0; g < m->ngroups; g++)
+		memcpy(m->sblk + (size_t)g * LFT_COLS, k->col + (size_t)(m->ns + g) * k->n + i, nb);
+}
+
+/*
  * Every LID to merge (merge_lid()), LFT_COLS at a time: their columns of
  * both LFTs and SL tables row by row (one LID's column touches a row per
  * switch and group, far apart), merged, put back.  0 or -ENOMEM.
@@ -896,7 +916,7 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
 	struct lft sl = { .nsw = m->ngroups, .nlids = o->nlids, .port = o->sl };
 	struct lft bsl = { .nsw = bo ? bo->ngroups : 0, .nlids = bo ? bo->nlids : 0,
 			   .port = bo ? bo->sl : NULL };
-	uint32_t lids[LFT_COLS];
+	uint32_t lids[LFT_COLS], nk = 0;
 	int rc = 0;
 
 	m->sblk = malloc(((size_t)sl.nsw + bsl.nsw) * LFT_COLS + 1);
@@ -912,10 +932,16 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
 		}
 		if (nb < LFT_COLS && lid <= t->max_lid)
 			continue;
-		base_cols(m, lids, nb);
-		lft_cols_get(o->lft, lids, nb, m->oblk);
-		lft_cols_get(&sl, lids, nb, m->sblk);
+		if (m->bcols)	/* copy_base() kept them row by row */
+			kept_cols(m, nk, nb);
+		else
+			base_cols(m, lids, nb);
+		if (!m->bcols)
+			lft_cols_get(o->lft, lids, nb, m->oblk);
+		if (!m->bcols)
+			lft_cols_get(&sl, lids, nb, m->sblk);
 		lft_cols_get(&bsl, lids, nb, m->bsblk);
+		nk += nb;
 		for (m->bk = 0; m->bk < nb && !rc; m->bk++)
 			rc = merge_lid(m, lids[m->bk], n);
 		lft_cols_put(o->lft, lids, nb, m->oblk);
@@ -998,6 +1024,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		out->turn_routes = turn_routes(&m);
 	}
 	rt_rows_free(&rw);
+	free(m.bcols);
 	free(m.nx);
 	free(m.bsw);
 	free(m.bgroup);
