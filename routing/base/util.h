@@ -8,7 +8,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 /* ffr_cmp_u32 - qsort/bsearch order of uint32_t, ascending */
@@ -62,26 +61,6 @@ static inline unsigned ffr_threads(unsigned want)
 	if (!want)
 		want = sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? 2 : 1;
 	return want > 2 ? 2 : want;
-}
-
-/*
- * ffr_big_alloc - @n bytes (free() frees them) for a table of several
- * megabytes: on 2 MiB boundaries with transparent huge pages asked for,
- * as the first touch of a fresh table page by page (a 22 MB LFT block is
- * 5,500 faults) costs more than routing a few hundred LIDs.  The kernel
- * may ignore the hint; small sizes are plain malloc().
- */
-static inline void *ffr_big_alloc(size_t n)
-{
-	const size_t huge = (size_t)2 << 20;
-	void *p;
-
-	if (n < 4 * huge)
-		return malloc(n ? n : 1);
-	p = aligned_alloc(huge, (n + huge - 1) / huge * huge);
-	if (p)
-		(void)madvise(p, n, MADV_HUGEPAGE);
-	return p;
 }
 
 /* One half of ffr_split2()'s range. */

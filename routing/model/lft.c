@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "base/rng.h"
-#include "base/util.h"
 #include "model/lft_load.h"
 
 struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
@@ -22,7 +21,7 @@ struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
 		goto fail;
 	l->nsw = nsw;
 	l->nlids = max_lid + 1u;
-	l->port = ffr_big_alloc(n);
+	l->port = malloc(n ? n : 1);
 	l->have = calloc(nsw ? nsw : 1, 1);
 	if (!l->port || !l->have)
 		goto fail;

@@ -81,9 +81,7 @@ int rt_sl_alloc(struct rt *r)
 
 	out->ngroups = r->c->nzones + 1 + r->nsw;
 	out->nlids = r->t->max_lid + 1;
-	out->sl = ffr_big_alloc((size_t)out->ngroups * out->nlids);
-	if (out->sl)
-		memset(out->sl, 0, (size_t)out->ngroups * out->nlids);
+	out->sl = calloc((size_t)out->ngroups * out->nlids, 1);
 	out->turned = calloc(out->nlids, 1);
 	return out->sl && out->turned ? 0 : -ENOMEM;
 }
