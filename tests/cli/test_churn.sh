@@ -107,6 +107,11 @@ port=$(awk -v sw="\"$lf\"" '$1 == "Switch" && $3 == sw { on = 1; next } /^$/ { o
 churn ff2-link ff2 "port:$lf:$port"
 grep -q "incremental: [0-9]* LIDs keep the base's routes" "$TMP/ff2-link.err" &&
 	ok "ff2: a leaf-spine link fails: incremental" || not_ok "ff2 link: not incremental" "$TMP/ff2-link.err"
+route ff2-link-v "$TMP/ff2-link.topo" --previous "$TMP/ff2" -v
+grep -q -E "incremental on the [0-9]+ LIDs the fault broke: found in [0-9.]+ ms, routed in [0-9.]+ ms, merged in [0-9.]+ ms, verified in [0-9.]+ ms" "$TMP/ff2-link-v.err" &&
+	cmp -s "$TMP/ff2-link/opensm-lfts.dump" "$TMP/ff2-link-v/opensm-lfts.dump" &&
+	ok "ff2: -v says where the incremental re-route's time went" ||
+	not_ok "ff2 link -v: no phase times in the log" "$TMP/ff2-link-v.err"
 diffline ff2 ff2-link '^LFT entries that differ: [0-9]{1,2} of ' "ff2: a link fails: under 100 entries move"
 if "$FFROUTE" check "$TMP/ff2-link" >"$TMP/ff2-link.chk" 2>&1 &&
 	grep -q "findings: 0 hard" "$TMP/ff2-link.chk"; then
