@@ -114,8 +114,33 @@ struct broken {
 	const struct route_base *base;
 	uint8_t *need[2];
 	uint32_t nl;
-	bool foreign;	/* a switch not the base's */
+	bool foreign[2];	/* per half: a switch not the base's */
 };
+
+/*
+ * need[lid] |= !@ok[@row[lid]] for LIDs [1, @nl).  When every port of the
+ * switch is cabled (@all) the dead entries are the bytes above its last
+ * port (LFT_NONE included): eight at a time, a byte at a time only in the
+ * words that have one.
+ */
+static void dead_entries(const uint8_t *row, uint32_t nl, const uint8_t *ok, unsigned nports,
+			 bool all, uint8_t *need)
+{
+	const uint64_t above = 0x0101010101010101ull * (127 - nports), high = 0x8080808080808080ull;
+	uint32_t lid = 1;
+
+	for (; all && nports < 127 && lid + 8 <= nl; lid += 8) {
+		uint64_t x;
+
+		memcpy(&x, row + lid, 8);
+		if (!(((x + above) | x) & high))
+			continue;	/* no byte above nports */
+		for (unsigned j = 0; j < 8; j++)
+			need[lid + j] |= !ok[row[lid + j]];
+	}
+	for (; lid < nl; lid++)
+		need[lid] |= !ok[row[lid]];
+}
 
 static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 {
@@ -128,17 +153,20 @@ static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 		uint32_t node = t->sw_node[s], bn = topo_find_guid(b->base->t, t->node_guid[node]);
 		const uint8_t *row;
 
+		bool all = true;
+
 		if (bn == TOPO_NONE) {	/* not the base's: every LID (rt_base_subset() says) */
-			b->foreign = true;
+			b->foreign[half] = true;
 			return;
 		}
 		row = bl->port + (size_t)b->base->t->node_sw[bn] * bl->nlids;
 		memset(ok, 0, sizeof(ok));	/* LFT_NONE and ports past the switch's: dead */
 		ok[0] = 1;
-		for (unsigned e = 1; e <= t->node_nports[node]; e++)
+		for (unsigned e = 1; e <= t->node_nports[node]; e++) {
 			ok[e] = t->port_remote[t->port_off[node] + e] != TOPO_NONE;
-		for (uint32_t lid = 1; lid < b->nl; lid++)
-			need[lid] |= !ok[row[lid]];
+			all &= ok[e];
+		}
+		dead_entries(row, b->nl, ok, t->node_nports[node], all, need);
 	}
 }
 
@@ -165,7 +193,8 @@ uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uin
 		need[lid] = 1;	/* past the base's tables */
 	ffr_split2(threads, t->nswitches, 64, broken_rows, &b);
 	for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
-		need[lid] = (need[lid] | b.need[1][lid] | b.foreign) & (t->lid_port[lid] != TOPO_NONE);
+		need[lid] = (need[lid] | b.need[1][lid] | b.foreign[0] | b.foreign[1]) &
+			    (t->lid_port[lid] != TOPO_NONE);
 		n += need[lid];
 	}
 	free(b.need[1]);
