@@ -37,7 +37,6 @@
 
 #include <ffroute/check.h>
 
-#include "base/util.h"
 #include "check/chk_trace.h"
 
 #define NAME_LEN 72
@@ -262,26 +261,39 @@ static uint32_t inj_point(const struct topo *t, uint32_t node, bool self, uint32
 	return r != TOPO_NONE && topo_is_switch(t, t->port_node[r]) ? r : TOPO_NONE - 1;
 }
 
+/* A candidate injection point: its (group, switch) and its place in node order. */
+struct inj_cand {
+	uint64_t gs;	/* group x switches + switch ordinal */
+	uint32_t seq, port;
+};
+
+static int cmp_cand(const void *a, const void *b)
+{
+	const struct inj_cand *x = a, *y = b;
+
+	if (x->gs != y->gs)
+		return x->gs < y->gs ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 /*
  * The injection points of each SL group of @ng, in switch order: with
  * @self the switches' own, else where the CAs' packets enter their
- * switches, one per (group, switch): the first in node order.  By a
- * counting sort over the nodes (a dense groups x switches array is 1.6
- * million entries on a 16k-host tree, cleared and read for each CDG).
- * @key: scratch of 2 x (nports + 1).
+ * switches, one per (group, switch): the first in node order.  By a sort
+ * of the candidates (a dense groups x switches array is 1.6 million
+ * entries on a 16k-host tree, cleared and read for each CDG).  @cand:
+ * scratch of nports + 1.
  */
 static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t ng, bool self,
-		      uint64_t *key, struct inj_list *li)
+		      struct inj_cand *cand, struct inj_list *li)
 {
-	uint32_t n = 0, m = 0;
+	uint32_t n = 0, m = 0, nsw = t->nswitches;
 
 	li->off = calloc((size_t)ng + 2, sizeof(uint32_t));
 	li->gs = malloc(((size_t)ng + 1) * sizeof(uint32_t));
 	li->ngs = 0;
 	if (!li->off || !li->gs)
 		return -ENOMEM;
-	/* the candidates, keyed (group, switch, node order): a switch ordinal and
-	 * a group fit 16 bits (a LID each, at most 49,151) */
 	for (uint32_t node = 0; node < t->nnodes; node++) {
 		uint32_t g = chk_sl_group(o, node), r;
 
@@ -289,24 +301,22 @@ static int list_build(const struct topo *t, const struct chk_opts *o, uint32_t n
 			continue;
 		for (uint32_t k = 0; (r = inj_point(t, node, self, k)) != TOPO_NONE; k++)
 			if (r != TOPO_NONE - 1) {
-				key[m] = (uint64_t)g << 48 | (uint64_t)t->node_sw[t->port_node[r]] << 32 |
-					 m;
-				key[t->nports + 1 + m++] = r;
+				cand[m].gs = (uint64_t)g * nsw + t->node_sw[t->port_node[r]];
+				cand[m].seq = m;
+				cand[m++].port = r;
 			}
 	}
-	qsort(key, m, sizeof(*key), ffr_cmp_u64);	/* by group, switch, then node order */
+	qsort(cand, m, sizeof(*cand), cmp_cand);	/* by group, switch, then node order */
 	li->sw = malloc(((size_t)m + 1) * sizeof(uint32_t));
 	li->port = malloc(((size_t)m + 1) * sizeof(uint32_t));
 	if (!li->sw || !li->port)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < m; i++) {
-		uint32_t g = (uint32_t)(key[i] >> 48);
-
-		if (i && key[i] >> 32 == key[i - 1] >> 32)
+		if (i && cand[i].gs == cand[i - 1].gs)
 			continue;	/* a later point of the same group and switch */
-		li->sw[n] = (uint32_t)(key[i] >> 32) & 0xffff;
-		li->port[n++] = (uint32_t)key[t->nports + 1 + (uint32_t)key[i]];
-		li->off[g + 1]++;
+		li->sw[n] = (uint32_t)(cand[i].gs % nsw);
+		li->port[n++] = cand[i].port;
+		li->off[cand[i].gs / nsw + 1]++;
 	}
 	for (uint32_t g = 0; g < ng; g++) {
 		if (li->off[g + 1])
@@ -335,21 +345,21 @@ static void sl_index(uint16_t sls, struct inject *in)
 static int inject_init(const struct topo *t, const struct chk_opts *o, uint16_t sls,
 		       struct inject *in)
 {
-	uint64_t *key;
+	struct inj_cand *cand;
 	int rc;
 
 	sl_index(sls, in);
 	/* a dense SL index keeps the memo small: it is written at every step */
 	in->mark = calloc((size_t)t->nports * in->nsl + 1, sizeof(uint32_t));
 	in->blk = malloc(((size_t)t->nswitches + 1) * LFT_COLS);
-	key = malloc(2 * ((size_t)t->nports + 1) * sizeof(uint64_t));
+	cand = malloc(((size_t)t->nports + 1) * sizeof(*cand));
 	in->stamp = 0;
-	rc = in->mark && in->blk && key ? 0 : -ENOMEM;
+	rc = in->mark && in->blk && cand ? 0 : -ENOMEM;
 	if (!rc)
-		rc = list_build(t, o, in->ng, false, key, &in->ca);
+		rc = list_build(t, o, in->ng, false, cand, &in->ca);
 	if (!rc)
-		rc = list_build(t, o, in->ng, true, key, &in->self);
-	free(key);
+		rc = list_build(t, o, in->ng, true, cand, &in->self);
+	free(cand);
 	return rc;
 }
 

@@ -218,6 +218,7 @@ static bool want_example(const struct find *f, enum chk_finding_kind k)
 static void find_free(struct find *f)
 {
 	free(f->st);
+	free(f->peer);
 	free(f->bits);
 	free(f->zch);
 	free(f->fz);

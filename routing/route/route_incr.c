@@ -708,7 +708,7 @@ static void restore(struct mg *m)
 			       o->sl + (size_t)(r - m->ns) * o->nlids;
 
 		for (uint32_t i = 0; i < k->n; i++)
-			row[k->lid[i]] = k->col[r * k->n + i];
+			row[k->lid[i]] = k->col[(size_t)r * k->n + i];
 	}
 	for (uint32_t i = 0; !k->rows && i < k->n; i++) {
 		for (uint32_t s = 0; s < m->ns; s++)
@@ -849,7 +849,7 @@ static int copy_base(struct mg *m)
 	k->rows = true;
 	k->lid = malloc(((size_t)m->t->max_lid + 1) * sizeof(*k->lid));
 	for (uint32_t lid = 1; k->lid && lid <= m->t->max_lid; lid++)
-		if (m->only[lid])
+		if (m->only[lid] && m->t->lid_port[lid] != TOPO_NONE)	/* merge_lids()' order */
 			k->lid[k->n++] = lid;
 	k->cap = k->n;
 	k->col = malloc(w * k->n + 1);

@@ -170,14 +170,20 @@ static void *walk_lids(void *arg)
 	return NULL;
 }
 
-/* Scratch of one share: bits, two blocks of columns, st; 0 or -ENOMEM. */
+/* Scratch of one share: bits, two blocks of columns, st; 0 or -ENOMEM (none kept). */
 static int walks_alloc(struct walks *w, const struct mg *m, size_t nbits)
 {
 	w->m = *m;
 	w->bits = calloc(nbits + 1, 1);
 	w->blk = malloc(2 * (size_t)m->ns * LFT_COLS + 1);
 	w->m.st = malloc(2 * (size_t)m->ns + 1);
-	return w->bits && w->blk && w->m.st ? 0 : -ENOMEM;
+	if (w->bits && w->blk && w->m.st)
+		return 0;
+	free(w->bits);
+	free(w->blk);
+	free(w->m.st);
+	w->bits = w->blk = w->m.st = NULL;
+	return -ENOMEM;
 }
 
 static void walks_free(struct walks *w)

@@ -187,7 +187,8 @@ static int group_of(struct rt *r, uint32_t s, uint32_t *cap, uint32_t *mark, uin
 /*
  * The switches' up-neighbour sets, sorted, in CSR (@off, @w), and for
  * each switch @same[s] the first switch of its level with the same set,
- * itself if none (or if it hangs below: its group is its own).  Two such
+ * itself if none (or if it hangs below: its group is its own; or if it
+ * has no up-neighbour: its column is its own ordinal).  Two such
  * switches have the same up-group (group_of() reads only their
  * up-neighbours and those of their down-neighbours) and column: the
  * leaves of a pod, the aggregation switches of one core group, computed
@@ -230,8 +231,8 @@ static int same_ups(const struct rt *r, uint32_t *mark, uint32_t **off, uint32_t
 		uint32_t b = (uint32_t)(h[s] >> 7) & (nb - 1), x, m = (*off)[s + 1] - (*off)[s];
 
 		(*same)[s] = s;
-		if (r->c->below[rt_node(r, s)])
-			continue;
+		if (r->c->below[rt_node(r, s)] || !m)
+			continue;	/* no up-neighbour: its own column (columns()) */
 		for (x = head[b]; x != TOPO_NONE; x = next[x])
 			if (h[x] == h[s] && (*off)[x + 1] - (*off)[x] == m &&
 			    r->c->level[rt_node(r, x)] == r->c->level[rt_node(r, s)] &&
