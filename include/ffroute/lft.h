@@ -13,6 +13,7 @@
 #ifndef FFROUTE_LFT_H
 #define FFROUTE_LFT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define LFT_NONE 0xFF
@@ -27,6 +28,12 @@ struct lft {
 
 /** lft_new - all entries LFT_NONE, no switch marked present */
 struct lft *lft_new(uint32_t nsw, uint32_t max_lid);
+/**
+ * lft_new_hint - lft_new(), with transparent huge pages asked for (@huge):
+ * fewer page faults for a fresh table, but column reads across its rows
+ * then meet in fewer cache sets (the 32k tree's verification: 0.4 s more)
+ */
+struct lft *lft_new_hint(uint32_t nsw, uint32_t max_lid, bool huge);
 /** lft_free - release (NULL is fine) */
 void lft_free(struct lft *l);
 

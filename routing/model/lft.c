@@ -10,9 +10,10 @@
 #include <string.h>
 
 #include "base/rng.h"
+#include "base/util.h"
 #include "model/lft_load.h"
 
-struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
+struct lft *lft_new_hint(uint32_t nsw, uint32_t max_lid, bool huge)
 {
 	struct lft *l = calloc(1, sizeof(*l));
 	uint64_t n = (uint64_t)nsw * (max_lid + 1u);
@@ -25,12 +26,19 @@ struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
 	l->have = calloc(nsw ? nsw : 1, 1);
 	if (!l->port || !l->have)
 		goto fail;
+	if (huge)
+		ffr_huge_hint(l->port, n);
 	memset(l->port, LFT_NONE, n);
 	return l;
 fail:
 	lft_free(l);
 	errno = ENOMEM;
 	return NULL;
+}
+
+struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
+{
+	return lft_new_hint(nsw, max_lid, false);
 }
 
 void lft_cols_get(const struct lft *l, const uint32_t *lids, uint32_t n, uint8_t *blk)

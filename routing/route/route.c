@@ -292,7 +292,7 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	uint32_t nd = 0, bad = 0;
 	int rc;
 
-	out->lft = lft_new(t->nswitches, t->max_lid);
+	out->lft = lft_new_hint(t->nswitches, t->max_lid, o->only_lids != NULL);
 	rc = out->lft ? rt_sl_alloc(&r) : -ENOMEM;
 	if (!rc && o->force_lids && o->base) {	/* a job change: idle CAs moved join them */
 		out->forced = malloc((size_t)t->max_lid + 1);

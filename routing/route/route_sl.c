@@ -82,6 +82,8 @@ int rt_sl_alloc(struct rt *r)
 	out->ngroups = r->c->nzones + 1 + r->nsw;
 	out->nlids = r->t->max_lid + 1;
 	out->sl = calloc((size_t)out->ngroups * out->nlids, 1);
+	if (out->sl && r->o->only_lids)	/* a pass of a few LIDs: its setup is its cost */
+		ffr_huge_hint(out->sl, (size_t)out->ngroups * out->nlids);
 	out->turned = calloc(out->nlids, 1);
 	return out->sl && out->turned ? 0 : -ENOMEM;
 }
