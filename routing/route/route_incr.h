@@ -37,10 +37,10 @@ struct mg {
 					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */
 	uint8_t *sblk, *bsblk;		/* ... and SLs: this pass's [group], the base's
 					 * [base group] ... */
+	uint32_t bk;			/* ... the current LID's */
 	uint8_t *bcols;			/* copy_base(): the base's entries of the LIDs
 					 * to merge, [switch][keep->lid index]; NULL:
 					 * read the base's rows (base_cols()) */
-	uint32_t bk;			/* ... the current LID's */
 	const uint8_t *bc;		/* route_mrows.c: the LID's column in a block
 					 * (lft_cols_get(), stride LFT_COLS) */
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
