@@ -13,28 +13,11 @@
 
 #include "base/util.h"
 
-int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16)
+/* @n rows appended (room made already): unsorted, their index dropped. */
+static struct chk_vlx_row *append(struct chk_vlx *x, uint32_t n)
 {
-	if (ffr_grow((void **)&x->v, &x->cap, (uint64_t)x->n + 1, sizeof(*x->v)))
-		return -ENOMEM;
-	x->v[x->n].key = (uint64_t)out << 32 | in;
-	memcpy(x->v[x->n].vl, vl16, 16);
-	x->n++;
-	x->sorted = false;
-	free(x->off);
-	free(x->inmask);
-	x->off = NULL;
-	x->inmask = NULL;
-	return 0;
-}
+	struct chk_vlx_row *v = x->v + x->n;
 
-struct chk_vlx_row *chk_vlx_extend(struct chk_vlx *x, uint32_t n)
-{
-	struct chk_vlx_row *v;
-
-	if ((uint64_t)x->n + n > UINT32_MAX / 2 || chk_vlx_reserve(x, x->n + n))
-		return NULL;	/* exactly: the rows come at the engine's peak of memory */
-	v = x->v + x->n;
 	x->n += n;
 	x->sorted = false;
 	free(x->off);
@@ -42,6 +25,25 @@ struct chk_vlx_row *chk_vlx_extend(struct chk_vlx *x, uint32_t n)
 	x->off = NULL;
 	x->inmask = NULL;
 	return v;
+}
+
+int chk_vlx_add(struct chk_vlx *x, uint32_t in, uint32_t out, const uint8_t *vl16)
+{
+	struct chk_vlx_row *v;
+
+	if (ffr_grow((void **)&x->v, &x->cap, (uint64_t)x->n + 1, sizeof(*x->v)))
+		return -ENOMEM;
+	v = append(x, 1);
+	v->key = (uint64_t)out << 32 | in;
+	memcpy(v->vl, vl16, 16);
+	return 0;
+}
+
+struct chk_vlx_row *chk_vlx_extend(struct chk_vlx *x, uint32_t n)
+{
+	if ((uint64_t)x->n + n > UINT32_MAX / 2 || chk_vlx_reserve(x, x->n + n))
+		return NULL;	/* exactly: the rows come at the engine's peak of memory */
+	return append(x, n);
 }
 
 int chk_vlx_reserve(struct chk_vlx *x, uint32_t n)

@@ -606,7 +606,7 @@ static void classes_short(const struct route_opts *o, struct route_out *out)
 static int run_once(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		    struct route_out *out, unsigned *soft)
 {
-	struct timespec t0, t1;
+	struct timespec t0;
 	struct route_opts first;
 	bool rails_soft = false;
 	int rc;
@@ -680,8 +680,7 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 		(out->single_order ? VF_ZONES_SOFT | (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT) : 0);
 	if (!rc && route_slots(t, c, o->slots, o->nslots, &out->slots, &out->nslots))
 		rc = -ENOMEM;
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	out->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	out->seconds = ms_since(&t0) / 1e3;
 	if (rc) {
 		char err[sizeof(out->err)];
 
@@ -788,7 +787,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 {
 	struct route_opts def, own, scratch;
 	char why[sizeof(out->mode_why)] = "";
-	struct timespec t0, t1;
+	struct timespec t0;
 	unsigned soft = 0;
 	int sub = -1, rc = -EAGAIN;
 
@@ -840,9 +839,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		if (!rc)
 			logf_(o, ROUTE_LOG_INFO, "routed from scratch: %s", why);
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
 	if (!rc)
-		out->seconds = (double)(t1.tv_sec - t0.tv_sec) +
-			       (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+		out->seconds = ms_since(&t0) / 1e3;
 	return rc;
 }
