@@ -522,14 +522,17 @@ static double ms_since(struct timespec *t0)
  * (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		       struct route_out *out, unsigned soft, const uint8_t *only, double ms[2])
+		       const uint32_t *bnode, struct route_out *out, unsigned soft,
+		       const uint8_t *only, double ms[2])
 {
 	/* the LIDs routed alone: judged alone against the base's trace, if it may */
-	const struct chk_trace *since = only && o->base->out && rt_base_same_vls(t, o->base, out) ?
+	const struct chk_trace *since = only && o->base->out &&
+					rt_base_same_vls(t, o->base, bnode, out) ?
 					o->base->out->trace : NULL;
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
-	struct rt_merge_how h = { .only = only, .force = out->forced, .threads = o->threads };
+	struct rt_merge_how h = { .only = only, .force = out->forced, .bnode = bnode,
+				  .threads = o->threads };
 	struct timespec t0;
 	int rc;
 
@@ -706,7 +709,7 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
  * tables).  NULL: route them all.  *@nneed: how many.
  */
 static uint8_t *broken_only(const struct topo *t, const struct cls *c, const struct route_opts *o,
-			    uint32_t *nneed)
+			    const uint32_t *bnode, uint32_t *nneed)
 {
 	const struct route_out *bo = o->base->out;
 	uint8_t *need;
@@ -715,7 +718,7 @@ static uint8_t *broken_only(const struct topo *t, const struct cls *c, const str
 	    o->ntc || o->jobs || o->force_lids || c->nsubtrees ||
 	    !(need = malloc((size_t)t->max_lid + 1)))
 		return NULL;	/* the rooted layer: its strict mode asks for every LID */
-	if ((*nneed = rt_base_broken(t, o->base, need, o->threads)) == UINT32_MAX) {
+	if ((*nneed = rt_base_broken(t, o->base, bnode, need, o->threads)) == UINT32_MAX) {
 		free(need);
 		return NULL;
 	}
@@ -729,7 +732,7 @@ static uint8_t *broken_only(const struct topo *t, const struct cls *c, const str
  * anything else when the caller must route every LID.
  */
 static int broken_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		       struct route_opts *own, struct route_out *out)
+		       const uint32_t *bnode, struct route_opts *own, struct route_out *out)
 {
 	struct timespec t0;
 	uint32_t nneed = 0;
@@ -739,7 +742,7 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (!(need = broken_only(t, c, o, &nneed)))
+	if (!(need = broken_only(t, c, o, bnode, &nneed)))
 		return -EAGAIN;
 	ms[0] = ms_since(&t0);
 	own->only_lids = need;
@@ -748,7 +751,7 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 	ms[1] = ms_since(&t0);
 	soft = o->base->out->rails_given_up ? VF_RAILS_SOFT : 0;
 	if (!rc)
-		rc = incremental(t, c, o, out, soft, need, ms + 2);
+		rc = incremental(t, c, o, bnode, out, soft, need, ms + 2);
 	if (!rc)
 		logf_(o, ROUTE_LOG_INFO, "incremental on the %u LIDs the fault broke: found in %.1f "
 		      "ms, routed in %.1f ms, merged in %.1f ms, verified in %.1f ms", nneed, ms[0],
@@ -788,6 +791,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	struct route_opts def, own, scratch;
 	char why[sizeof(out->mode_why)] = "";
 	struct timespec t0;
+	uint32_t *bnode = NULL;	/* [node]: the base's (rt_base_nodes()) */
 	unsigned soft = 0;
 	int sub = -1, rc = -EAGAIN;
 
@@ -804,13 +808,15 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 	own = *o;
 	scratch = *o;
 	scratch.force_lids = NULL;	/* from scratch: no job change to confine */
-	if (o->base && o->verify)
-		sub = rt_base_subset(t, o->base, why, sizeof(why));
+	if (o->base && o->verify) {
+		bnode = rt_base_nodes(t, o->base->t);
+		sub = rt_base_subset(t, o->base, bnode, why, sizeof(why));
+	}
 	if (sub < 0)
 		own.force_lids = NULL;
 	if (sub >= 0) {
 		own.shift_refine = false;
-		rc = broken_pass(t, c, o, &own, out);
+		rc = broken_pass(t, c, o, bnode, &own, out);
 		if (!rc)
 			out->base_in_force = sub == 1;
 	}
@@ -822,7 +828,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		double ms[2];
 
 		out->base_in_force = sub == 1;
-		rc = incremental(t, c, o, out, soft, NULL, ms);
+		rc = incremental(t, c, o, bnode, out, soft, NULL, ms);
 		if (rc == -EAGAIN) {	/* refused: from scratch */
 			memcpy(why, out->mode_why, sizeof(why));
 			route_out_free(out);
@@ -839,6 +845,7 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		if (!rc)
 			logf_(o, ROUTE_LOG_INFO, "routed from scratch: %s", why);
 	}
+	free(bnode);
 	if (!rc)
 		out->seconds = ms_since(&t0) / 1e3;
 	return rc;

@@ -18,12 +18,8 @@
 #include "base/util.h"
 #include "route/route_int.h"
 
-/*
- * The node of @b of each node of @t (the same GUID and type), or
- * TOPO_NONE: both lists are in GUID order (topo_find_guid()), so one
- * merge, O(nodes).  NULL when out of memory.
- */
-static uint32_t *node_map(const struct topo *t, const struct topo *b)
+/* Both lists of nodes are in GUID order (topo_find_guid()): one merge. */
+uint32_t *rt_base_nodes(const struct topo *t, const struct topo *b)
 {
 	uint32_t *map = malloc(((size_t)t->nnodes + 1) * sizeof(*map));
 
@@ -51,11 +47,11 @@ static uint32_t port_in(const struct topo *t, uint32_t p, const struct topo *b,
  * fabric, -1: not a subset (@why says what the base lacks, or that
  * memory ran out: routed from scratch then).
  */
-int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len)
+int rt_base_subset(const struct topo *t, const struct route_base *base, const uint32_t *map,
+		   char *why, size_t len)
 {
 	const struct topo *b = base->t;
 	bool less = t->nnodes < b->nnodes || t->nlinks < b->nlinks;
-	uint32_t *map = node_map(t, b);
 
 	for (uint32_t p = 0; map && p < t->nports; p++) {
 		uint32_t bp = port_in(t, p, b, map), r = t->port_remote[p];
@@ -73,7 +69,6 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 			snprintf(why, len, "the base has not %s: %s (0x%016llx) port %u", what,
 				 t->node_desc[t->port_node[p]],
 				 (unsigned long long)t->node_guid[t->port_node[p]], topo_port_num(t, p));
-			free(map);
 			return -1;
 		}
 	}
@@ -81,7 +76,6 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 		snprintf(why, len, "out of memory comparing the fabric with the base");
 		return -1;
 	}
-	free(map);
 	return less ? 1 : 0;
 }
 
@@ -89,6 +83,7 @@ int rt_base_subset(const struct topo *t, const struct route_base *base, char *wh
 struct broken {
 	const struct topo *t;
 	const struct route_base *base;
+	const uint32_t *bnode;		/* rt_base_nodes() */
 	uint8_t *need[2];
 	uint32_t nl;
 	bool foreign[2];	/* per half: a switch not the base's */
@@ -127,7 +122,7 @@ static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 	uint8_t ok[256], *need = b->need[half];
 
 	for (uint32_t s = lo; s < hi; s++) {
-		uint32_t node = t->sw_node[s], bn = topo_find_guid(b->base->t, t->node_guid[node]);
+		uint32_t node = t->sw_node[s], bn = b->bnode[node];
 		const uint8_t *row;
 
 		bool all = true;
@@ -155,11 +150,12 @@ static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
  * entry, the rows in two halves on two threads (@threads: route_opts').
  * Their count; UINT32_MAX when out of memory.
  */
-uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need,
-			unsigned threads)
+uint32_t rt_base_broken(const struct topo *t, const struct route_base *base,
+			const uint32_t *bnode, uint8_t *need, unsigned threads)
 {
 	const struct lft *bl = base->lft;
-	struct broken b = { .t = t, .base = base, .need = { need, calloc((size_t)t->max_lid + 1, 1) },
+	struct broken b = { .t = t, .base = base, .bnode = bnode,
+			    .need = { need, calloc((size_t)t->max_lid + 1, 1) },
 			    .nl = t->max_lid + 1 < bl->nlids ? t->max_lid + 1 : bl->nlids };
 	uint32_t n = 0;
 
@@ -184,14 +180,14 @@ uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uin
  * alone requires (chk_trace.c: the kept routes' VLs are the traced ones').
  */
 bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
-		      const struct route_out *out)
+		      const uint32_t *bnode, const struct route_out *out)
 {
 	const struct route_out *bo = base->out;
 
 	if (!bo->sl2vl || !out->sl2vl)
 		return !bo->sl2vl && !out->sl2vl;
 	for (uint32_t n = 0; n < t->nnodes; n++) {
-		uint32_t b = topo_find_guid(base->t, t->node_guid[n]);
+		uint32_t b = bnode[n];
 
 		if (b == TOPO_NONE || base->t->node_nports[b] < t->node_nports[n])
 			return false;

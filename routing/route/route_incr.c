@@ -348,7 +348,7 @@ static bool base_groups(struct mg *m, int *rc)
 	}
 	memset(m->bgroup, 0xff, ((size_t)o->ngroups + 1) * sizeof(*m->bgroup));
 	for (uint32_t n = 0; n < t->nnodes; n++) {
-		uint32_t bn = topo_find_guid(m->base->t, t->node_guid[n]), g = o->sl_group[n];
+		uint32_t bn = m->bnode[n], g = o->sl_group[n];
 
 		if (bn == TOPO_NONE || g >= o->ngroups || cut_off(t, n))
 			continue;	/* a CA cut off sends nothing: its group is no group */
@@ -817,7 +817,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 {
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
 			.ngroups = out->sl ? out->ngroups : 0, .strict = h->strict, .keep = keep,
-			.only = h->only, .force = h->force, .threads = h->threads };
+			.only = h->only, .force = h->force, .bnode = h->bnode, .threads = h->threads };
 	const uint8_t *only = h->only;
 	bool strict = h->strict, rows = m.ngroups && out->nvls >= 2 && !out->tcs.n;
 	struct rt_rows rw = { 0 };	/* layer SLs: the merged tables' turn rows */
@@ -848,7 +848,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		rc = -EAGAIN;
 	}
 	for (uint32_t s = 0; !rc && s < ns; s++)
-		m.bsw[s] = base->t->node_sw[topo_find_guid(base->t, t->node_guid[t->sw_node[s]])];
+		m.bsw[s] = base->t->node_sw[m.bnode[t->sw_node[s]]];
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
 		m.tcl[lid] = t->lid_port[lid] != TOPO_NONE ? (uint8_t)lid_class(t, c, lid) : 0xff;
 	if (!rc && only && !strict)

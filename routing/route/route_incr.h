@@ -45,6 +45,7 @@ struct mg {
 					 * (lft_cols_get(), stride LFT_COLS) */
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
 					 * (rt_base_broken()); NULL: every LID */
+	const uint32_t *bnode;		/* [node]: the base's (rt_base_nodes()) */
 	const uint8_t *force;		/* [lid]: this pass's column though the base's is
 					 * intact (the jobs that changed); NULL: none */
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */

@@ -220,17 +220,27 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 	return r->c->level[n] >= 2;
 }
 
-/** rt_base_subset - 1: @t is @base's fabric minus something, 0: the same, -1: not (@why) */
-int rt_base_subset(const struct topo *t, const struct route_base *base, char *why, size_t len);
+/**
+ * rt_base_nodes - the node of @b of each node of @t (the same GUID and
+ * type) or TOPO_NONE, in O(nodes); NULL when out of memory.  Computed once
+ * a pass: the functions below and the merge read it.
+ */
+uint32_t *rt_base_nodes(const struct topo *t, const struct topo *b);
+/**
+ * rt_base_subset - 1: @t is @base's fabric minus something, 0: the same,
+ * -1: not (@why); @bnode: rt_base_nodes() (NULL: out of memory, -1)
+ */
+int rt_base_subset(const struct topo *t, const struct route_base *base, const uint32_t *bnode,
+		   char *why, size_t len);
 /**
  * rt_base_broken - @need[lid] = 1 where @base's route to it meets a fault on
  * @t; how many (UINT32_MAX: out of memory).  On two threads if @threads allow.
  */
-uint32_t rt_base_broken(const struct topo *t, const struct route_base *base, uint8_t *need,
-			unsigned threads);
+uint32_t rt_base_broken(const struct topo *t, const struct route_base *base,
+			const uint32_t *bnode, uint8_t *need, unsigned threads);
 /** rt_base_same_vls - whether @out's SL2VL rows are the base's on every port of @t */
 bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
-		      const struct route_out *out);
+		      const uint32_t *bnode, const struct route_out *out);
 /* LIDs by what rt_base_merge did */
 struct rt_merge_count {
 	uint32_t intact;	/* the base's route, whole */
@@ -249,6 +259,7 @@ struct rt_merge_keep {
 struct rt_merge_how {
 	bool strict;
 	const uint8_t *only, *force;	/* [lid]; NULL: none */
+	const uint32_t *bnode;		/* rt_base_nodes() */
 	unsigned threads;		/* route_opts.threads */
 };
 /**

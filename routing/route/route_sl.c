@@ -78,12 +78,20 @@ static uint32_t group_of(const struct rt *r, uint32_t n)
 int rt_sl_alloc(struct rt *r)
 {
 	struct route_out *out = r->out;
+	size_t n;
 
 	out->ngroups = r->c->nzones + 1 + r->nsw;
 	out->nlids = r->t->max_lid + 1;
-	out->sl = calloc((size_t)out->ngroups * out->nlids, 1);
-	if (out->sl && r->o->only_lids)	/* a pass of a few LIDs: its setup is its cost */
-		ffr_huge_hint(out->sl, (size_t)out->ngroups * out->nlids);
+	n = (size_t)out->ngroups * out->nlids;
+	if (!r->o->only_lids) {
+		out->sl = calloc(n ? n : 1, 1);	/* every row is written (rt_sl_tables()) */
+	} else if ((out->sl = malloc(n ? n : 1))) {
+		/* a pass of a few LIDs: its setup is its cost.  Zeroed here: a
+		 * calloc'd table came fresh from the kernel each pass, its pages
+		 * then faulting in on the threads that route */
+		ffr_huge_hint(out->sl, n);
+		memset(out->sl, 0, n);
+	}
 	out->turned = calloc(out->nlids, 1);
 	return out->sl && out->turned ? 0 : -ENOMEM;
 }
@@ -292,6 +300,47 @@ static void sl2vl_rows(struct rt *r)
 	}
 }
 
+/* rt_sl_tables()'s rows of the SL table, of groups [lo, hi) on one half. */
+struct sl_rows {
+	struct rt *r;
+	const uint32_t *zi, *list;	/* [lid]: 2 + its zone; the LIDs routed (only) */
+	const uint8_t *zout;		/* [2 + zone]: a LID of it not routed here */
+	uint32_t nzi, nlist;
+	bool two, only;
+	uint8_t *tbl[2];		/* per half: [2 + zone] the group's SL into it */
+	bool layered[2];
+};
+
+/* A group's SL to a LID depends on the LID's zone alone, or is a turn's. */
+static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
+{
+	struct sl_rows *x = ctx;
+	struct route_out *out = x->r->out;
+	uint32_t nlids = x->r->t->max_lid + 1, nz = x->r->c->nzones;
+	uint8_t *tbl = x->tbl[half];
+	bool layered = false;
+
+	for (uint32_t g = lo; g < hi; g++) {
+		uint8_t *row = out->sl + (size_t)g * nlids;
+		bool all = g <= nz || !x->only;	/* else a switch's row: the LIDs routed
+						 * here, the others' SLs are the base's */
+
+		for (uint32_t z = 0; z < x->nzi; z++) {
+			tbl[z] = x->two ? sl_of(x->r, g, (int16_t)((int)z - 2)) : 0;
+			layered |= !all && x->zout[z] && tbl[z];	/* as if routed */
+		}
+		for (uint32_t i = 0, lid; i < (all ? nlids - 1 : x->nlist); i++) {
+			lid = all ? i + 1 : x->list[i];
+			if (!x->two)
+				row[lid] = 0;
+			else if (row[lid] != ROUTE_SL_TURN && row[lid] != RT_SL_ROOTED)
+				row[lid] = tbl[x->zi[lid]];
+			layered |= row[lid] != 0;
+		}
+	}
+	x->layered[half] |= layered;
+}
+
 int rt_sl_tables(struct rt *r)
 {
 	const struct topo *t = r->t;
@@ -299,8 +348,10 @@ int rt_sl_tables(struct rt *r)
 	uint32_t nlids = t->max_lid + 1, nz = r->c->nzones;
 	const uint8_t *only = r->o->only_lids;	/* a pass of the broken LIDs alone */
 	uint32_t *zi = malloc(((size_t)nlids + 1) * 2 * sizeof(*zi)), *list, nlist = 0, nzi = nz + 2;
-	uint8_t *tbl = NULL, *zout;	/* [2 + zone]: a group's SL into it; a LID not routed */
-	bool layered = false, two = rt_layer_limit(r->o) >= 2;
+	uint8_t *tbl = NULL, *zout;	/* [2 + zone] x 3: two halves' SLs into it; a LID not routed */
+	struct sl_rows x = { .r = r, .zi = zi, .only = only != NULL,
+			     .two = rt_layer_limit(r->o) >= 2 };
+	bool layered;
 
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
@@ -309,14 +360,14 @@ int rt_sl_tables(struct rt *r)
 		nzi = zi[lid] >= nzi ? zi[lid] + 1 : nzi;
 	}
 	if (zi)
-		tbl = calloc(2 * (size_t)nzi, 1);
+		tbl = calloc(3 * (size_t)nzi, 1);
 	if (!out->sl_group || !out->sl2vl || !zi || !tbl) {
 		free(zi);
 		free(tbl);
 		return -ENOMEM;
 	}
 	list = zi + nlids;
-	zout = tbl + nzi;
+	zout = tbl + 2 * nzi;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
 	for (uint32_t lid = 1; lid < nlids; lid++) {
@@ -325,26 +376,12 @@ int rt_sl_tables(struct rt *r)
 		else if (only)
 			list[nlist++] = lid;
 	}
-	/* row by row (a column per LID would touch a row per group); a group's
-	 * SL to a LID depends on the LID's zone alone, or is a turn's */
-	for (uint32_t g = 0; g < out->ngroups; g++) {
-		uint8_t *row = out->sl + (size_t)g * nlids;
-		bool all = g <= nz || !only;	/* else a switch's row: the LIDs routed here,
-						 * the others' SLs are the base's */
-
-		for (uint32_t z = 0; z < nzi; z++) {
-			tbl[z] = two ? sl_of(r, g, (int16_t)((int)z - 2)) : 0;
-			layered |= !all && zout[z] && tbl[z];	/* as if routed */
-		}
-		for (uint32_t i = 0, lid; i < (all ? nlids - 1 : nlist); i++) {
-			lid = all ? i + 1 : list[i];
-			if (!two)
-				row[lid] = 0;
-			else if (row[lid] != ROUTE_SL_TURN && row[lid] != RT_SL_ROOTED)
-				row[lid] = tbl[zi[lid]];
-			layered |= row[lid] != 0;
-		}
-	}
+	/* row by row (a column per LID would touch a row per group), the
+	 * groups in two halves on two threads */
+	x.list = list, x.nlist = nlist, x.zout = zout, x.nzi = nzi;
+	x.tbl[0] = tbl, x.tbl[1] = tbl + nzi;
+	ffr_split2(r->o->threads, out->ngroups, 64, sl_rows, &x);
+	layered = x.layered[0] || x.layered[1];
 	free(zi);
 	free(tbl);
 	if (layered)
