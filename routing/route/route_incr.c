@@ -789,6 +789,8 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
 			rc = merge_lid(m, lids[m->bk], n);
 		lft_cols_put(o->lft, lids, nb, m->oblk);
 		lft_cols_put(&sl, lids, nb, m->sblk);
+		if (m->rows && !rc)
+			rt_rows_done(m->rows, lid);	/* their walks may go on */
 		nb = 0;
 	}
 	free(m->sblk);
@@ -855,8 +857,8 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		rc = copy_base(&m);
 	else if (!rc && strict)
 		restore(&m);	/* this pass's tables, as before the lenient merge */
-	if (!rc && rows)
-		rc = rt_rows_begin(&m, &rw);
+	if (!rc && rows && !(rc = rt_rows_begin(&m, &rw)))
+		m.rows = &rw;
 	if (!rc)
 		rc = merge_lids(&m, n);
 	if (!rc && !rows) {

@@ -49,6 +49,8 @@ struct mg {
 	const uint8_t *force;		/* [lid]: this pass's column though the base's is
 					 * intact (the jobs that changed); NULL: none */
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
+	struct rt_rows *rows;		/* the turn rows' walks, told as LIDs are
+					 * merged (rt_rows_done()); NULL: none */
 };
 
 /*
@@ -70,6 +72,7 @@ struct walks {
 	uint32_t n, stride;
 	atomic_uint *next;	/* the next block of LIDs to walk, shared */
 	uint8_t *bits, *blk;	/* [port][in / 8]; two blocks of columns */
+	struct rt_rows *rw;	/* whose merge may still be writing the columns */
 };
 
 /* The turn rows of the merged tables, found along their routes (route_mrows.c). */
@@ -80,16 +83,25 @@ struct rt_rows {
 	uint32_t stride;
 	size_t nbits;
 	bool kept;			/* the base's rows stand for the kept LIDs */
-	bool ahead;			/* a thread walks the kept LIDs meanwhile */
+	bool ahead;			/* a thread walks meanwhile (th) */
 	pthread_t th;
 	atomic_uint next;
+	/* the merge's progress: every LID up to done is merged, or the walks
+	 * are to stop; under mu, signalled on cv */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	uint32_t done;
+	bool stop, sync;		/* sync: mu and cv initialised */
 };
 /*
- * rt_rows_begin - before the merge: the LIDs to walk, and the kept ones'
- * walks started on a second thread (their columns are the base's: the
- * merge does not change them).  0 or -ENOMEM (then rt_rows_free()).
+ * rt_rows_begin - before the merge: the LIDs to walk, and their walks
+ * started on a second thread: the kept ones at once (their columns are the
+ * base's: the merge does not change them), then the merged ones as the
+ * merge finishes them (rt_rows_done()).  0 or -ENOMEM (then rt_rows_free()).
  */
 int rt_rows_begin(struct mg *m, struct rt_rows *rw);
+/* rt_rows_done - the merge has written the columns of every LID up to @lid */
+void rt_rows_done(struct rt_rows *rw, uint32_t lid);
 /* rt_rows_end - after it: the rest walked, the rows into m->out->vlx; 0 or -ENOMEM */
 int rt_rows_end(struct mg *m, struct rt_rows *rw);
 /* rt_rows_free - stop and release (after either; twice is fine) */

@@ -129,7 +129,42 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 	return true;
 }
 
-/* One thread's share of the walks: LIDs [from, to) of the list, into its own bits. */
+/*
+ * Whether the merge has written the columns of the LIDs it merges among
+ * lids[@i, @i + @nb): it goes in LID order (rt_rows_done()); waits for it.
+ * False when the walks are to stop.
+ */
+static bool columns_ready(const struct walks *w, uint32_t i, uint32_t nb)
+{
+	struct rt_rows *rw = w->rw;
+	const uint8_t *only = w->m.only;
+	uint32_t need = 0;
+	bool go;
+
+	for (uint32_t k = 0; k < nb; k++)
+		if ((!only || only[w->lids[i + k]]) && w->lids[i + k] > need)
+			need = w->lids[i + k];
+	if (!need || !rw->sync)
+		return true;
+	pthread_mutex_lock(&rw->mu);
+	while (rw->done < need && !rw->stop)
+		pthread_cond_wait(&rw->cv, &rw->mu);
+	go = !rw->stop;
+	pthread_mutex_unlock(&rw->mu);
+	return go;
+}
+
+void rt_rows_done(struct rt_rows *rw, uint32_t lid)
+{
+	if (!rw->sync) {
+		rw->done = lid;
+		return;
+	}
+	pthread_mutex_lock(&rw->mu);
+	rw->done = lid;
+	pthread_cond_broadcast(&rw->cv);
+	pthread_mutex_unlock(&rw->mu);
+}
 
 /*
  * Walk the merged routes to the LIDs, LFT_COLS at a time (the blocks the
@@ -149,6 +184,8 @@ static void *walk_lids(void *arg)
 	     i = atomic_fetch_add(w->next, LFT_COLS)) {
 		uint32_t nb = w->n - i < LFT_COLS ? w->n - i : LFT_COLS;
 
+		if (!columns_ready(w, i, nb))
+			break;
 		lft_cols_get(o->lft, w->lids + i, nb, w->blk);
 		lft_cols_get(&swsl, w->lids + i, nb, w->blk + (size_t)m->ns * LFT_COLS);
 		for (uint32_t k = 0; k < nb; k++) {
@@ -243,9 +280,16 @@ int rt_rows_begin(struct mg *m, struct rt_rows *rw)
 	w[0].lids = w[1].lids = rw->lids;
 	atomic_init(&rw->next, 0);
 	w[0].next = w[1].next = &rw->next;
-	w[1].n = rw->nkept;
-	/* the kept LIDs' columns are the base's, put before the merge: walked meanwhile */
-	rw->ahead = rw->nkept && ffr_threads(m->threads) >= 2 &&
+	w[0].rw = w[1].rw = rw;
+	w[0].n = w[1].n = rw->nl;
+	if (!pthread_mutex_init(&rw->mu, NULL)) {
+		rw->sync = !pthread_cond_init(&rw->cv, NULL);
+		if (!rw->sync)
+			pthread_mutex_destroy(&rw->mu);
+	}
+	/* the kept LIDs' columns are the base's, put before the merge: walked
+	 * meanwhile, then the merged ones as the merge writes them */
+	rw->ahead = rw->nl && rw->sync && ffr_threads(m->threads) >= 2 &&
 		    !walks_alloc(&w[1], m, rw->nbits) &&
 		    !pthread_create(&rw->th, NULL, walk_lids, &w[1]);
 	return 0;
@@ -254,23 +298,19 @@ int rt_rows_begin(struct mg *m, struct rt_rows *rw)
 int rt_rows_end(struct mg *m, struct rt_rows *rw)
 {
 	struct walks *w = rw->w;
-	bool ahead = rw->ahead;
-	bool two = rw->nl - (ahead ? rw->nkept : 0) >= 2 * LFT_COLS &&
-		   ffr_threads(m->threads) >= 2;
+	bool two = !rw->ahead && rw->nl >= 2 * LFT_COLS && ffr_threads(m->threads) >= 2;
 	pthread_t th;
 	int rc;
 
-	if (ahead)
-		pthread_join(rw->th, NULL);
-	rw->ahead = false;
-	/* what is left: the merged LIDs, or all of them when none went ahead */
-	atomic_store(&rw->next, ahead ? rw->nkept : 0);
-	w[0].n = w[1].n = rw->nl;
+	rt_rows_done(rw, UINT32_MAX);	/* every column is merged */
 	if (two && !w[1].bits && walks_alloc(&w[1], m, rw->nbits))
 		two = false;
 	if (two && pthread_create(&th, NULL, walk_lids, &w[1]))
 		two = false;
-	walk_lids(&w[0]);
+	walk_lids(&w[0]);	/* what is left, beside the thread that went ahead */
+	if (rw->ahead)
+		pthread_join(rw->th, NULL);
+	rw->ahead = false;
 	if (two)
 		pthread_join(th, NULL);
 	for (size_t i = 0; w[1].bits && i < rw->nbits; i++)
@@ -283,9 +323,18 @@ int rt_rows_end(struct mg *m, struct rt_rows *rw)
 
 void rt_rows_free(struct rt_rows *rw)
 {
-	if (rw->ahead)
+	if (rw->ahead) {	/* the merge failed: the walks stop */
+		pthread_mutex_lock(&rw->mu);
+		rw->stop = true;
+		pthread_cond_broadcast(&rw->cv);
+		pthread_mutex_unlock(&rw->mu);
 		pthread_join(rw->th, NULL);
+	}
 	rw->ahead = false;
+	if (rw->sync) {
+		pthread_cond_destroy(&rw->cv);
+		pthread_mutex_destroy(&rw->mu);
+	}
 	walks_free(&rw->w[0]);
 	walks_free(&rw->w[1]);
 	free(rw->lids);
