@@ -123,7 +123,10 @@ struct route_opts {
 };
 
 struct route_out {
-	struct lft *lft;	/* every switch's table (have[] all set) */
+	struct lft *lft;	/* every switch's table (have[] all set); of a pass
+				 * of the LIDs only_lids names, a column per such
+				 * LID with a port, in LID order (only_cols), until
+				 * the merge with the base makes it whole */
 	uint8_t *sl;		/* [ngroups * nlids]: SL from a source group to a LID */
 	uint32_t *sl_group;	/* [nnodes]: source group of each node */
 	uint32_t ngroups, nlids;
@@ -165,6 +168,7 @@ struct route_out {
 	bool incremental;	/* the base's routes kept where intact (opts.base) */
 	uint32_t kept_lids, patched_lids, rerouted_lids;	/* ... LIDs that kept them whole,
 							 * patched around a fault, re-routed */
+	bool only_cols;		/* lft: a column per LID routed (see there) */
 	uint32_t pass_lids;	/* LIDs the last pass routed: every one, or with a base
 				 * the ones its routes broke alone (route_incr.c) */
 	char mode_why[240];	/* why the pass was from scratch when a base was given */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,39 +65,50 @@ static inline unsigned ffr_threads(unsigned want)
 	return want > 2 ? 2 : want;
 }
 
-/* One half of ffr_split2()'s range. */
+/* ffr_split2()'s range, handed out in chunks to both threads. */
 struct ffr_half {
 	void (*fn)(void *ctx, uint32_t lo, uint32_t hi, unsigned half);
 	void *ctx;
-	uint32_t lo, hi;
+	uint32_t n, chunk;
+	atomic_uint next;
 };
+
+/* Take chunks of the range until none is left, as thread @half. */
+static inline void ffr_half_chunks(struct ffr_half *h, unsigned half)
+{
+	for (uint32_t lo = atomic_fetch_add(&h->next, h->chunk); lo < h->n;
+	     lo = atomic_fetch_add(&h->next, h->chunk))
+		h->fn(h->ctx, lo, h->n - lo < h->chunk ? h->n : lo + h->chunk, half);
+}
 
 static inline void *ffr_half_run(void *arg)
 {
-	struct ffr_half *h = arg;
-
-	h->fn(h->ctx, h->lo, h->hi, 1);
+	ffr_half_chunks(arg, 1);
 	return NULL;
 }
 
 /*
- * ffr_split2 - @fn(@ctx, lo, hi, half) over [0, @n): the second half on a
- * thread of its own (half 1) while this one does the first (half 0), when
- * ffr_threads(@threads) gives two and @n is at least @min; else one call
- * (half 0).  For loops over rows whose halves share nothing they write.
+ * ffr_split2 - @fn(@ctx, lo, hi, half) over [0, @n): in chunks of about
+ * n / 32 that this thread (half 0) and one of its own (half 1) take in
+ * turn until none is left, when ffr_threads(@threads) gives two and @n is
+ * at least @min; else one call (half 0).  Rows cost what they cost (a
+ * table's rows, then another's): the halves end together.  For loops over
+ * rows that share nothing they write; what @fn sums, it sums per half.
  */
 static inline void ffr_split2(unsigned threads, uint32_t n, uint32_t min,
 			      void (*fn)(void *ctx, uint32_t lo, uint32_t hi, unsigned half),
 			      void *ctx)
 {
-	struct ffr_half h = { fn, ctx, n / 2, n };
+	struct ffr_half h = { .fn = fn, .ctx = ctx, .n = n, .chunk = n / 32 + 1 };
 	pthread_t th;
 
-	if (n < min || ffr_threads(threads) < 2 || pthread_create(&th, NULL, ffr_half_run, &h)) {
+	atomic_init(&h.next, 0);
+	if (n < min || n > UINT32_MAX / 2 || ffr_threads(threads) < 2 ||
+	    pthread_create(&th, NULL, ffr_half_run, &h)) {
 		fn(ctx, 0, n, 0);
 		return;
 	}
-	fn(ctx, 0, n / 2, 0);
+	ffr_half_chunks(&h, 0);
 	pthread_join(th, NULL);
 }
 

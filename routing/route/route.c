@@ -231,6 +231,7 @@ static void rt_free(struct rt *r)
 	free(r->dsw_off);
 	free(r->dsw);
 	free(r->peer);
+	free(r->lid_col);
 	free(r->has_ca);
 	for (unsigned k = 0; k < CLS_TC_COUNT; k++) {
 		free(r->load[k]);
@@ -282,6 +283,28 @@ static int class_counters(struct rt *r, const struct rt_dest *d, uint32_t nd)
 	return 0;
 }
 
+/*
+ * A pass of the LIDs o->only_lids marks: its table, a column per such LID
+ * with a port, in LID order (the merge reads them, then writes the merged
+ * columns into the base's table: a whole table would be written for
+ * nothing).  0 or -ENOMEM.
+ */
+static int only_cols(struct rt *r)
+{
+	const struct topo *t = r->t;
+	uint32_t n = 0, *map = malloc(((size_t)t->max_lid + 1) * sizeof(*map));
+
+	if (!map)
+		return -ENOMEM;
+	for (uint32_t lid = 0; lid <= t->max_lid; lid++)
+		map[lid] = lid && r->o->only_lids[lid] && t->lid_port[lid] != TOPO_NONE ? n++ :
+			   UINT32_MAX;
+	r->lid_col = map;
+	r->out->only_cols = true;
+	r->out->lft = lft_new(t->nswitches, n);	/* n + 1 columns, the last unused */
+	return r->out->lft ? 0 : -ENOMEM;
+}
+
 static int compute_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
 			struct route_out *out, bool strict)
 {
@@ -292,8 +315,12 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 	uint32_t nd = 0, bad = 0;
 	int rc;
 
-	out->lft = lft_new_hint(t->nswitches, t->max_lid, o->only_lids != NULL);
-	rc = out->lft ? rt_sl_alloc(&r) : -ENOMEM;
+	if (o->only_lids)
+		rc = only_cols(&r);
+	else
+		rc = (out->lft = lft_new(t->nswitches, t->max_lid)) ? 0 : -ENOMEM;
+	if (!rc)
+		rc = rt_sl_alloc(&r);
 	if (!rc && o->force_lids && o->base) {	/* a job change: idle CAs moved join them */
 		out->forced = malloc((size_t)t->max_lid + 1);
 		r.dig_moved = calloc((size_t)t->max_lid + 1, 1);
@@ -522,21 +549,23 @@ static double ms_since(struct timespec *t0)
  * (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		       const uint32_t *bnode, struct route_out *out, unsigned soft,
-		       const uint8_t *only, double ms[2])
+		       const struct rt_merge_how *how, struct route_out *out, unsigned soft,
+		       double ms[2])
 {
+	const uint8_t *only = how->only;
 	/* the LIDs routed alone: judged alone against the base's trace, if it may */
 	const struct chk_trace *since = only && o->base->out &&
-					rt_base_same_vls(t, o->base, bnode, out) ?
+					rt_base_same_vls(t, o->base, how->bnode, out) ?
 					o->base->out->trace : NULL;
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
-	struct rt_merge_how h = { .only = only, .force = out->forced, .bnode = bnode,
-				  .threads = o->threads };
+	struct rt_merge_how h = *how;
 	struct timespec t0;
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	h.force = out->forced;
+	h.threads = o->threads;
 	out->max_link_routes = 0;
 	rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
 	ms[0] = ms_since(&t0);
@@ -735,6 +764,8 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 		       const uint32_t *bnode, struct route_opts *own, struct route_out *out)
 {
 	struct timespec t0;
+	struct rt_base_copy copy;	/* the base's LFT, made while the pass routes */
+	struct rt_merge_how how = { .bnode = bnode, .copy = &copy };
 	uint32_t nneed = 0;
 	uint8_t *need;
 	double ms[4] = { 0 };	/* the broken LIDs found, the pass, the merge, the verification */
@@ -745,13 +776,18 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 	if (!(need = broken_only(t, c, o, bnode, &nneed)))
 		return -EAGAIN;
 	ms[0] = ms_since(&t0);
-	own->only_lids = need;
-	rc = run_once(t, c, own, out, &soft);
+	how.only = own->only_lids = need;
+	rc = rt_base_copy_start(&copy, t, o->base, bnode, need, o->threads);
+	if (rc)
+		memset(out, 0, sizeof(*out));
+	else
+		rc = run_once(t, c, own, out, &soft);
 	own->only_lids = NULL;
 	ms[1] = ms_since(&t0);
 	soft = o->base->out->rails_given_up ? VF_RAILS_SOFT : 0;
 	if (!rc)
-		rc = incremental(t, c, o, bnode, out, soft, need, ms + 2);
+		rc = incremental(t, c, o, &how, out, soft, ms + 2);
+	rt_base_copy_free(&copy);
 	if (!rc)
 		logf_(o, ROUTE_LOG_INFO, "incremental on the %u LIDs the fault broke: found in %.1f "
 		      "ms, routed in %.1f ms, merged in %.1f ms, verified in %.1f ms", nneed, ms[0],
@@ -828,7 +864,9 @@ int route_run(const struct topo *t, const struct cls *c, const struct route_opts
 		double ms[2];
 
 		out->base_in_force = sub == 1;
-		rc = incremental(t, c, o, bnode, out, soft, NULL, ms);
+		struct rt_merge_how how = { .bnode = bnode };
+
+		rc = incremental(t, c, o, &how, out, soft, ms);
 		if (rc == -EAGAIN) {	/* refused: from scratch */
 			memcpy(why, out->mode_why, sizeof(why));
 			route_out_free(out);

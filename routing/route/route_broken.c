@@ -200,3 +200,79 @@ bool rt_base_same_vls(const struct topo *t, const struct route_base *base,
 	}
 	return true;
 }
+
+/*
+ * rt_base_copy_start()'s work: every row the base's (its switch by GUID),
+ * LFT_NONE past the base's tables and for a LID gone; the entries of the
+ * LIDs to merge kept aside (bcols) and the others' counted, as the merge
+ * needs them.
+ */
+static void *base_copy_run(void *arg)
+{
+	struct rt_base_copy *x = arg;
+	const struct topo *t = x->t, *b = x->base->t;
+	const struct lft *bl = x->base->lft;
+	struct lft *l = x->lft;
+	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
+	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
+
+	if (!gone) {
+		x->rc = -ENOMEM;
+		return NULL;
+	}
+	for (uint32_t lid = 1; lid < nl; lid++)
+		if (t->lid_port[lid] == TOPO_NONE)
+			gone[ngone++] = lid;
+	for (uint32_t s = 0; s < t->nswitches; s++) {
+		uint8_t *row = l->port + (size_t)s * l->nlids;
+
+		memcpy(row, bl->port + (size_t)b->node_sw[x->bnode[t->sw_node[s]]] * bl->nlids, nl);
+		memset(row + nl, LFT_NONE, l->nlids - nl);
+		for (uint32_t i = 0; i < x->n; i++)
+			x->bcols[(size_t)s * x->n + i] = row[x->lid[i]];
+		for (uint32_t i = 0; i < ngone; i++)
+			row[gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
+		x->routes += nl > 1 ? nl - 1 - ffr_count_byte(row + 1, nl - 1, LFT_NONE) : 0;
+		for (uint32_t i = 0; i < x->n && x->lid[i] < nl; i++)
+			x->routes -= row[x->lid[i]] != LFT_NONE;
+		l->have[s] = 1;
+	}
+	free(gone);
+	return NULL;
+}
+
+int rt_base_copy_start(struct rt_base_copy *x, const struct topo *t, const struct route_base *base,
+		       const uint32_t *bnode, const uint8_t *only, unsigned threads)
+{
+	memset(x, 0, sizeof(*x));
+	x->t = t, x->base = base, x->bnode = bnode;
+	x->lid = malloc(((size_t)t->max_lid + 1) * sizeof(*x->lid));
+	for (uint32_t lid = 1; x->lid && lid <= t->max_lid; lid++)
+		if (only[lid] && t->lid_port[lid] != TOPO_NONE)	/* rt_base_merge()'s order */
+			x->lid[x->n++] = lid;
+	x->bcols = malloc((size_t)t->nswitches * x->n + 1);
+	x->lft = lft_new_hint(t->nswitches, t->max_lid, true);	/* fresh: fewer faults */
+	if (!x->lid || !x->bcols || !x->lft)
+		return x->rc = -ENOMEM;
+	x->running = ffr_threads(threads) >= 2 && !pthread_create(&x->th, NULL, base_copy_run, x);
+	if (!x->running)
+		base_copy_run(x);
+	return x->rc;
+}
+
+int rt_base_copy_wait(struct rt_base_copy *x)
+{
+	if (x->running)
+		pthread_join(x->th, NULL);
+	x->running = false;
+	return x->rc;
+}
+
+void rt_base_copy_free(struct rt_base_copy *x)
+{
+	rt_base_copy_wait(x);
+	lft_free(x->lft);
+	free(x->bcols);
+	free(x->lid);
+	memset(x, 0, sizeof(*x));
+}

@@ -840,7 +840,7 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 	if (dst->ghost)
 		return 0;
 	r->out->turned[dst->lid] = r->turned || r->rooted;
-	r->col_lid[r->ncol++] = dst->lid;
+	r->col_lid[r->ncol++] = r->lid_col ? r->lid_col[dst->lid] : dst->lid;
 	if (r->ncol == LFT_COLS)
 		rt_col_flush(r);
 	return 0;

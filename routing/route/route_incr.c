@@ -580,48 +580,34 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	return 0;
 }
 
-/* copy_base()'s rows: the LFT's (0 .. ns), then the SL table's groups. */
+/* copy_base()'s rows of the SL table. */
 struct copy {
 	struct mg *m;
 	const uint32_t *gone;		/* the LIDs absent */
-	uint32_t ngone, nl, top, snl;
+	uint32_t ngone, snl;
 	uint8_t xl[256];		/* the base's SL -> this pass's (sl_xlate()) */
 	bool same;			/* xl is the identity */
-	uint64_t routes[2];		/* per half: the kept LIDs' entries */
 };
 
 /*
- * Row @r of the LFT (@r < ns) or of the SL table: this pass's entries of
- * the LIDs to merge into the keep, the base's row, those entries back.
+ * Group @g's row of the SL table: this pass's SLs of the LIDs to merge
+ * into the keep, the base's row (where a node of the group is the base's),
+ * those SLs back.
  */
-static void copy_row(struct copy *x, uint32_t r, unsigned half)
+static void copy_row(const struct copy *x, uint32_t g)
 {
 	struct mg *m = x->m;
 	const struct rt_merge_keep *k = m->keep;
-	const struct lft *bl = m->base->lft;
 	const struct route_out *bo = m->bo;
 	struct route_out *o = m->out;
-	bool lft = r < m->ns;
-	uint32_t g = r - m->ns;
-	uint8_t *row = lft ? o->lft->port + (size_t)r * o->lft->nlids : o->sl + (size_t)g * o->nlids;
-	uint8_t *kept = k->col + (size_t)r * k->n;
-	const uint8_t *from;
+	uint8_t *row = o->sl + (size_t)g * o->nlids;
+	uint8_t *kept = k->col + (size_t)(m->ns + g) * k->n;
 
 	for (uint32_t i = 0; i < k->n; i++)
 		kept[i] = row[k->lid[i]];
-	if (lft) {
-		memcpy(row, bl->port + (size_t)m->bsw[r] * bl->nlids, x->nl);
-		for (uint32_t i = 0; i < k->n; i++)	/* merge_lids() reads them in order */
-			m->bcols[(size_t)r * k->n + i] = k->lid[i] < x->nl ? row[k->lid[i]] : LFT_NONE;
-		for (uint32_t i = 0; i < x->ngone; i++)
-			row[x->gone[i]] = LFT_NONE;	/* a LID gone: no entry, as routed */
-		/* this pass counted those it routed: the kept LIDs' entries here */
-		x->routes[half] += x->top > 1 ? x->top - 1 - ffr_count_byte(row + 1, x->top - 1,
-									    LFT_NONE) : 0;
-		for (uint32_t i = 0; i < k->n && k->lid[i] < x->top; i++)
-			x->routes[half] -= row[k->lid[i]] != LFT_NONE;
-	} else if (bo && m->bgroup[g] != UINT32_MAX) {	/* else no node of the base's */
-		from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
+	if (bo && m->bgroup[g] != UINT32_MAX) {	/* else no node of the base's */
+		const uint8_t *from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
+
 		if (x->same)
 			memcpy(row + 1, from + 1, x->snl - 1);
 		for (uint32_t lid = 1; !x->same && lid < x->snl; lid++)
@@ -635,54 +621,76 @@ static void copy_row(struct copy *x, uint32_t r, unsigned half)
 
 static void copy_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 {
-	for (uint32_t r = lo; r < hi; r++)
-		copy_row(ctx, r, half);
+	(void)half;
+	for (uint32_t g = lo; g < hi; g++)
+		copy_row(ctx, g);
 }
 
 /*
- * The base's tables wherever they are intact (rt_base_broken()): every
- * row, then the SLs of every group the base knows, except the columns of
- * the LIDs to merge, which this pass routed: row by row (a column would
- * touch a row per switch and group), kept in m->keep, the base's row
- * copied, put back.  The rows on two threads.  0 or -ENOMEM.
+ * The LFT: rt_base_copy_start()'s table, made while this pass routed.
+ * This pass's entries (a column per LID to merge) go to the keep, the
+ * base's of those LIDs to m->bcols; the table becomes the one merged.
+ */
+static int take_copy(struct mg *m)
+{
+	struct rt_base_copy *bc = m->copy;
+	struct rt_merge_keep *k = m->keep;
+	struct route_out *o = m->out;
+	size_t w = (size_t)m->ns + m->ngroups;
+	int rc = bc ? rt_base_copy_wait(bc) : -EINVAL;
+
+	if (!rc && (!o->only_cols || o->lft->nsw != m->ns || o->lft->nlids != bc->n + 1))
+		rc = -EINVAL;	/* not the pass it was made for */
+	if (!rc && !(k->col = malloc(w * bc->n + 1)))
+		rc = -ENOMEM;
+	if (rc)
+		return rc;
+	k->lid = bc->lid, k->n = k->cap = bc->n;
+	m->bcols = bc->bcols;
+	bc->lid = NULL, bc->bcols = NULL;
+	for (uint32_t s = 0; s < m->ns; s++)
+		memcpy(k->col + (size_t)s * k->n, o->lft->port + (size_t)s * o->lft->nlids, k->n);
+	lft_free(o->lft);
+	o->lft = bc->lft;
+	bc->lft = NULL;
+	o->only_cols = false;
+	o->routes += bc->routes;	/* this pass counted those it routed */
+	return 0;
+}
+
+/*
+ * The base's tables wherever they are intact (rt_base_broken()): its LFT
+ * (take_copy()), then the SLs of every group the base knows, except the
+ * columns of the LIDs to merge, which this pass routed: row by row (a
+ * column would touch a row per group), kept in m->keep, the base's row
+ * copied, put back.  The rows on two threads.  0, -ENOMEM, or -EINVAL
+ * when the LFT was made for another pass.
  */
 static int copy_base(struct mg *m)
 {
-	const struct lft *bl = m->base->lft;
-	struct rt_merge_keep *k = m->keep;
-	struct lft *l = m->out->lft;
 	const struct route_out *bo = m->bo;
 	struct route_out *o = m->out;
-	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
-	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
-	struct copy x = { .m = m, .gone = gone, .nl = nl, .same = true,
-			  .top = nl < m->t->max_lid + 1 ? nl : m->t->max_lid + 1 };
-	size_t w = (size_t)m->ns + m->ngroups;
+	struct copy x = { .m = m, .same = true };
+	uint32_t *gone = NULL;
+	int rc;
 
-	rt_merge_keep_free(k);
-	k->rows = true;
-	k->lid = malloc(((size_t)m->t->max_lid + 1) * sizeof(*k->lid));
-	for (uint32_t lid = 1; k->lid && lid <= m->t->max_lid; lid++)
-		if (m->only[lid] && m->t->lid_port[lid] != TOPO_NONE)	/* merge_lids()' order */
-			k->lid[k->n++] = lid;
-	k->cap = k->n;
-	k->col = malloc(w * k->n + 1);
-	m->bcols = malloc((size_t)m->ns * k->n + 1);
-	if (!gone || !k->lid || !k->col || !m->bcols) {
-		free(gone);
-		return -ENOMEM;
-	}
-	for (uint32_t lid = 1; lid < l->nlids && lid <= m->t->max_lid; lid++)
+	rt_merge_keep_free(m->keep);
+	m->keep->rows = true;
+	rc = take_copy(m);
+	if (!rc && !(gone = malloc(((size_t)m->t->max_lid + 1) * sizeof(*gone))))
+		rc = -ENOMEM;
+	if (rc)
+		return rc;
+	for (uint32_t lid = 1; lid <= m->t->max_lid; lid++)	/* LIDs absent */
 		if (m->t->lid_port[lid] == TOPO_NONE)
-			gone[ngone++] = lid;
+			gone[x.ngone++] = lid;
 	for (unsigned v = 0; bo && v < 256; v++) {
 		x.xl[v] = sl_xlate(m, (uint8_t)v);
 		x.same &= x.xl[v] == v;
 	}
-	x.ngone = ngone;
+	x.gone = gone;
 	x.snl = bo && o->nlids < bo->nlids ? o->nlids : bo ? bo->nlids : 0;
-	ffr_split2(m->threads, (uint32_t)w, 64, copy_rows, &x);
-	o->routes += x.routes[0] + x.routes[1];
+	ffr_split2(m->threads, m->ngroups, 64, copy_rows, &x);
 	free(gone);
 	return 0;
 }
@@ -819,7 +827,8 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 {
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
 			.ngroups = out->sl ? out->ngroups : 0, .strict = h->strict, .keep = keep,
-			.only = h->only, .force = h->force, .bnode = h->bnode, .threads = h->threads };
+			.only = h->only, .force = h->force, .bnode = h->bnode, .copy = h->copy,
+			.threads = h->threads };
 	const uint8_t *only = h->only;
 	bool strict = h->strict, rows = m.ngroups && out->nvls >= 2 && !out->tcs.n;
 	struct rt_rows rw = { 0 };	/* layer SLs: the merged tables' turn rows */

@@ -46,6 +46,7 @@ struct mg {
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's
 					 * (rt_base_broken()); NULL: every LID */
 	const uint32_t *bnode;		/* [node]: the base's (rt_base_nodes()) */
+	struct rt_base_copy *copy;	/* with only: the base's table, made meanwhile */
 	const uint8_t *force;		/* [lid]: this pass's column though the base's is
 					 * intact (the jobs that changed); NULL: none */
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */

@@ -5,6 +5,8 @@
 #ifndef FFROUTE_ROUTE_INT_H
 #define FFROUTE_ROUTE_INT_H
 
+#include <pthread.h>
+
 #include <ffroute/route.h>
 
 #define RT_INF 0xFFFFu
@@ -141,7 +143,9 @@ struct rt {
 	 * far apart from the next: writing a column straight into the LFT costs
 	 * a TLB miss per switch) */
 	uint8_t *col;
-	uint32_t col_lid[LFT_COLS], ncol;
+	uint32_t col_lid[LFT_COLS], ncol;	/* their LIDs, or columns (lid_col) */
+	uint32_t *lid_col;		/* a pass of a few LIDs: [lid] its column of
+					 * out->lft (route_out.only_cols); NULL: the LID */
 	/* rooted layer (route_dest.c): one zone, a LID whose CAs need a turn */
 	const uint8_t *dir;		/* [nports]: directions the labels use (c->dir or rdir) */
 	uint8_t *rdir;			/* [nports]: up = toward the root; lazily built */
@@ -255,11 +259,39 @@ struct rt_merge_keep {
 			 * with rows, per switch then per group: an entry per LID */
 	bool rows;	/* lid[] ascending, col row by row (copy_base()) */
 };
+/*
+ * The base's table on this fabric, made on a thread of its own while a
+ * pass routes the LIDs its faults broke (route_broken.c): the merge then
+ * only writes those LIDs' columns into it.
+ */
+struct rt_base_copy {
+	const struct topo *t;
+	const struct route_base *base;
+	const uint32_t *bnode;		/* rt_base_nodes() */
+	struct lft *lft;		/* the base's entries by this fabric's switch
+					 * ordinals, LFT_NONE for a LID gone or past the
+					 * base's tables; the merge takes it */
+	uint32_t *lid, n;		/* the LIDs to merge: @only's with a port, in order */
+	uint8_t *bcols;			/* [switch][i]: the base's entry of lid[i] */
+	uint64_t routes;		/* the entries (not LFT_NONE) of the other LIDs */
+	pthread_t th;
+	bool running;			/* th joins */
+	int rc;				/* 0 or -ENOMEM */
+};
+/** rt_base_copy_start - make @x for the LIDs @only marks, on a thread if @threads allow; 0 or -ENOMEM */
+int rt_base_copy_start(struct rt_base_copy *x, const struct topo *t, const struct route_base *base,
+		       const uint32_t *bnode, const uint8_t *only, unsigned threads);
+/** rt_base_copy_wait - wait for it; 0 or -ENOMEM */
+int rt_base_copy_wait(struct rt_base_copy *x);
+/** rt_base_copy_free - wait, release what the merge did not take */
+void rt_base_copy_free(struct rt_base_copy *x);
 /* How rt_base_merge() merges. */
 struct rt_merge_how {
 	bool strict;
 	const uint8_t *only, *force;	/* [lid]; NULL: none */
 	const uint32_t *bnode;		/* rt_base_nodes() */
+	struct rt_base_copy *copy;	/* with only: the base's table (its lft and
+					 * bcols taken), out->lft a column per LID */
 	unsigned threads;		/* route_opts.threads */
 };
 /**
