@@ -212,6 +212,7 @@ static void *base_copy_run(void *arg)
 	struct rt_base_copy *x = arg;
 	const struct topo *t = x->t, *b = x->base->t;
 	const struct lft *bl = x->base->lft;
+	const struct route_out *bo = x->base->out;
 	struct lft *l = x->lft;
 	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
 	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
@@ -237,6 +238,13 @@ static void *base_copy_run(void *arg)
 			x->routes -= row[x->lid[i]] != LFT_NONE;
 		l->have[s] = 1;
 	}
+	for (uint32_t g = 0; x->bscols && g < bo->ngroups; g++) {
+		const uint8_t *row = bo->sl + (size_t)g * bo->nlids;
+
+		for (uint32_t i = 0; i < x->n; i++)
+			x->bscols[(size_t)g * x->n + i] = x->lid[i] < bo->nlids ? row[x->lid[i]] :
+							  LFT_NONE;
+	}
 	free(gone);
 	return NULL;
 }
@@ -251,6 +259,8 @@ int rt_base_copy_start(struct rt_base_copy *x, const struct topo *t, const struc
 		if (only[lid] && t->lid_port[lid] != TOPO_NONE)	/* rt_base_merge()'s order */
 			x->lid[x->n++] = lid;
 	x->bcols = malloc((size_t)t->nswitches * x->n + 1);
+	if (base->out && base->out->sl && !(x->bscols = malloc((size_t)base->out->ngroups * x->n + 1)))
+		return x->rc = -ENOMEM;
 	x->lft = lft_new_hint(t->nswitches, t->max_lid, true);	/* fresh: fewer faults */
 	if (!x->lid || !x->bcols || !x->lft)
 		return x->rc = -ENOMEM;
@@ -273,6 +283,7 @@ void rt_base_copy_free(struct rt_base_copy *x)
 	rt_base_copy_wait(x);
 	lft_free(x->lft);
 	free(x->bcols);
+	free(x->bscols);
 	free(x->lid);
 	memset(x, 0, sizeof(*x));
 }

@@ -647,7 +647,10 @@ static int take_copy(struct mg *m)
 		return rc;
 	k->lid = bc->lid, k->n = k->cap = bc->n;
 	m->bcols = bc->bcols;
+	m->bscols = m->bo == m->base->out ? bc->bscols : NULL;	/* else the base's SLs unread */
 	bc->lid = NULL, bc->bcols = NULL;
+	if (m->bscols)
+		bc->bscols = NULL;
 	for (uint32_t s = 0; s < m->ns; s++)
 		memcpy(k->col + (size_t)s * k->n, o->lft->port + (size_t)s * o->lft->nlids, k->n);
 	lft_free(o->lft);
@@ -752,6 +755,8 @@ static void kept_cols(struct mg *m, uint32_t i, uint32_t nb)
 	}
 	for (uint32_t g = 0; g < m->ngroups; g++)
 		memcpy(m->sblk + (size_t)g * LFT_COLS, k->col + (size_t)(m->ns + g) * k->n + i, nb);
+	for (uint32_t g = 0; m->bscols && g < m->bo->ngroups; g++)
+		memcpy(m->bsblk + (size_t)g * LFT_COLS, m->bscols + (size_t)g * k->n + i, nb);
 }
 
 /*
@@ -791,7 +796,8 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
 			lft_cols_get(o->lft, lids, nb, m->oblk);
 		if (!m->bcols)
 			lft_cols_get(&sl, lids, nb, m->sblk);
-		lft_cols_get(&bsl, lids, nb, m->bsblk);
+		if (!m->bscols)
+			lft_cols_get(&bsl, lids, nb, m->bsblk);
 		nk += nb;
 		for (m->bk = 0; m->bk < nb && !rc; m->bk++)
 			rc = merge_lid(m, lids[m->bk], n);
@@ -879,6 +885,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	}
 	rt_rows_free(&rw);
 	free(m.bcols);
+	free(m.bscols);
 	free(m.nx);
 	free(m.bsw);
 	free(m.bgroup);

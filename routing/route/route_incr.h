@@ -40,7 +40,9 @@ struct mg {
 	uint32_t bk;			/* ... the current LID's */
 	uint8_t *bcols;			/* copy_base(): the base's entries of the LIDs
 					 * to merge, [switch][keep->lid index]; NULL:
-					 * read the base's rows (base_cols()) */
+					 * read the base's rows (base_cols()) ... */
+	uint8_t *bscols;		/* ... and SLs, [base group][index]; NULL: read
+					 * them off its table */
 	const uint8_t *bc;		/* route_mrows.c: the LID's column in a block
 					 * (lft_cols_get(), stride LFT_COLS) */
 	const uint8_t *only;		/* [lid]: the LIDs to merge, the others the base's

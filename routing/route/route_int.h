@@ -273,6 +273,8 @@ struct rt_base_copy {
 					 * base's tables; the merge takes it */
 	uint32_t *lid, n;		/* the LIDs to merge: @only's with a port, in order */
 	uint8_t *bcols;			/* [switch][i]: the base's entry of lid[i] */
+	uint8_t *bscols;		/* [base SL group][i]: the base's SL to lid[i]
+					 * (LFT_NONE past its table); NULL: it has none */
 	uint64_t routes;		/* the entries (not LFT_NONE) of the other LIDs */
 	pthread_t th;
 	bool running;			/* th joins */
