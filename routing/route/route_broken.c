@@ -213,14 +213,16 @@ static void *base_copy_run(void *arg)
 	const struct topo *t = x->t, *b = x->base->t;
 	const struct lft *bl = x->base->lft;
 	const struct route_out *bo = x->base->out;
-	struct lft *l = x->lft;
-	uint32_t nl = l->nlids < bl->nlids ? l->nlids : bl->nlids, ngone = 0;
-	uint32_t *gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone));	/* LIDs absent */
+	struct lft *l;
+	uint32_t nl, ngone = 0, *gone;
 
-	if (!gone) {
+	/* here, not in rt_base_copy_start(): a fresh table's pages fault in on this thread */
+	if (!(l = x->lft = lft_new_hint(t->nswitches, t->max_lid, true)) ||
+	    !(gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone)))) {	/* LIDs absent */
 		x->rc = -ENOMEM;
 		return NULL;
 	}
+	nl = l->nlids < bl->nlids ? l->nlids : bl->nlids;
 	for (uint32_t lid = 1; lid < nl; lid++)
 		if (t->lid_port[lid] == TOPO_NONE)
 			gone[ngone++] = lid;
@@ -261,12 +263,12 @@ int rt_base_copy_start(struct rt_base_copy *x, const struct topo *t, const struc
 	x->bcols = malloc((size_t)t->nswitches * x->n + 1);
 	if (base->out && base->out->sl && !(x->bscols = malloc((size_t)base->out->ngroups * x->n + 1)))
 		return x->rc = -ENOMEM;
-	x->lft = lft_new_hint(t->nswitches, t->max_lid, true);	/* fresh: fewer faults */
-	if (!x->lid || !x->bcols || !x->lft)
+	if (!x->lid || !x->bcols)
 		return x->rc = -ENOMEM;
 	x->running = ffr_threads(threads) >= 2 && !pthread_create(&x->th, NULL, base_copy_run, x);
-	if (!x->running)
-		base_copy_run(x);
+	if (x->running)
+		return 0;	/* its rc when rt_base_copy_wait() joins it */
+	base_copy_run(x);
 	return x->rc;
 }
 

@@ -628,19 +628,24 @@ static void copy_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 
 /*
  * The LFT: rt_base_copy_start()'s table, made while this pass routed.
- * This pass's entries (a column per LID to merge) go to the keep, the
- * base's of those LIDs to m->bcols; the table becomes the one merged.
+ * This pass's entries of the LIDs to merge (its table has a column per
+ * such LID; a whole one after the single-order fallback) go to the keep,
+ * the base's to m->bcols; the table becomes the one merged.
  */
 static int take_copy(struct mg *m)
 {
 	struct rt_base_copy *bc = m->copy;
 	struct rt_merge_keep *k = m->keep;
 	struct route_out *o = m->out;
+	const struct lft *l = o->lft;
 	size_t w = (size_t)m->ns + m->ngroups;
 	int rc = bc ? rt_base_copy_wait(bc) : -EINVAL;
 
-	if (!rc && (!o->only_cols || o->lft->nsw != m->ns || o->lft->nlids != bc->n + 1))
-		rc = -EINVAL;	/* not the pass it was made for */
+	if (!rc && (l->nsw != m->ns || l->nlids != (o->only_cols ? bc->n + 1 : m->t->max_lid + 1))) {
+		snprintf(o->mode_why, sizeof(o->mode_why), "internal error: the pass's table is "
+			 "not the one the merge was made for");
+		rc = -EINVAL;
+	}
 	if (!rc && !(k->col = malloc(w * bc->n + 1)))
 		rc = -ENOMEM;
 	if (rc)
@@ -651,8 +656,15 @@ static int take_copy(struct mg *m)
 	bc->lid = NULL, bc->bcols = NULL;
 	if (m->bscols)
 		bc->bscols = NULL;
-	for (uint32_t s = 0; s < m->ns; s++)
-		memcpy(k->col + (size_t)s * k->n, o->lft->port + (size_t)s * o->lft->nlids, k->n);
+	for (uint32_t s = 0; s < m->ns; s++) {
+		const uint8_t *row = l->port + (size_t)s * l->nlids;
+		uint8_t *kept = k->col + (size_t)s * k->n;
+
+		if (o->only_cols)
+			memcpy(kept, row, k->n);
+		for (uint32_t i = 0; !o->only_cols && i < k->n; i++)
+			kept[i] = row[k->lid[i]];
+	}
 	lft_free(o->lft);
 	o->lft = bc->lft;
 	bc->lft = NULL;
