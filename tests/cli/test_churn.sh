@@ -31,7 +31,12 @@
 #      the SuperPOD-style tree fails: the lenient merge (this pass's entries
 #      into the base's, turns and all) fails the verification, the strict
 #      one (every switch's path one routing's whole or plain up*down*)
-#      passes it, and `ffroute check` finds nothing hard.
+#      passes it, and `ffroute check` finds nothing hard;
+#   5. a 3-level fat tree (radix 8) loses a whole group of cores (the four
+#      cabled to the first aggregation switch of each pod, which then has
+#      no up-link): routed with --previous, incremental with switches gone,
+#      no hard finding, fewer entries moved than routed from scratch (no
+#      hard finding either); back: the healthy tables.
 # Needs python3.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -227,4 +232,28 @@ grep -q "the lenient merge fails the verification" "$TMP/sp-strict.err" &&
 	"$FFROUTE" check "$TMP/sp-strict" 2>&1 | grep -q "^findings: 0 hard" &&
 	ok "sp: a spine whose lenient merge fails: merged strictly, clean" ||
 	not_ok "sp: the strict merge" "$TMP/sp-strict.err"
+
+# ---- 5. a 3-level tree loses a group of cores (switches gone)
+"$FFROUTE" fabric fattree --levels 3 --radix 8 -o "$TMP/ft3.net" >/dev/null 2>&1 ||
+	not_ok "ffroute fabric fattree --levels 3"
+route ft3 "$TMP/ft3.net"
+cores=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*# "MF0;ft-core01-.*/node:\1/p' "$TMP/ft3/fabric.topo")
+[ "$(echo $cores | wc -w)" -eq 4 ] && ok "ft3: the first group of cores: 4 switches" ||
+	not_ok "ft3: the first group of cores: $cores"
+churn ft3-core ft3 $cores
+grep -q "incremental: [0-9]* LIDs keep the base's routes" "$TMP/ft3-core.err" &&
+	ok "ft3: a core group fails: incremental" || not_ok "ft3 cores: not incremental" "$TMP/ft3-core.err"
+route ft3-core-fresh "$TMP/ft3-core.topo"
+for d in ft3-core ft3-core-fresh; do
+	"$FFROUTE" check "$TMP/$d" >"$TMP/$d.chk" 2>&1 && grep -q "^findings: 0 hard" "$TMP/$d.chk" &&
+		ok "ft3: $d: no hard finding" || not_ok "ft3: $d: findings" "$TMP/$d.chk"
+done
+moved() {	# moved A B: LFT entries that differ
+	"$FFROUTE" diff --no-metrics "$TMP/$1" "$TMP/$2" 2>&1 |
+		sed -n 's/^LFT entries that differ: \([0-9]*\) of .*/\1/p'
+}
+a=$(moved ft3 ft3-core) b=$(moved ft3 ft3-core-fresh)
+[ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] &&
+	ok "ft3: a core group fails: $a entries move, $b from scratch" ||
+	not_ok "ft3: a core group fails: ${a:-?} entries move, ${b:-?} from scratch"
 tap_done
