@@ -785,7 +785,7 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		r->ndesig = 1;
 		r->out->rooted_lids += !dst->ghost;
 		for (uint32_t g = 0; g < r->out->ngroups && !dst->ghost; g++)
-			r->out->sl[(size_t)g * r->out->nlids + dst->lid] = RT_SL_ROOTED;
+			*rt_sl(r, g, dst->lid) = RT_SL_ROOTED;
 	}
 	r->turned = false;
 	for (uint32_t i = 0; i < r->norder; i++) {
@@ -819,11 +819,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 				break;
 			r->turned |= r->mode[s] >= RM_TURN;
 			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
-				struct route_out *o = r->out;
-
-				o->turn_routes++;
-				o->sl[(size_t)(r->c->nzones + 1 + s) * o->nlids + dst->lid] =
-					ROUTE_SL_TURN;
+				r->out->turn_routes++;
+				*rt_sl(r, r->c->nzones + 1 + s, dst->lid) = ROUTE_SL_TURN;
 			}
 			r->any_routes += r->mode[s] == RM_ANY;
 		}

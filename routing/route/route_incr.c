@@ -584,36 +584,48 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 struct copy {
 	struct mg *m;
 	const uint32_t *gone;		/* the LIDs absent */
-	uint32_t ngone, snl;
+	uint32_t ngone, snl, nl;	/* the base's rows' LIDs here, every one */
+	uint8_t *sl;			/* the merged table: a new one when this pass's
+					 * has a column per LID (cols), else that one */
+	bool cols;
 	uint8_t xl[256];		/* the base's SL -> this pass's (sl_xlate()) */
 	bool same;			/* xl is the identity */
 };
 
 /*
  * Group @g's row of the SL table: this pass's SLs of the LIDs to merge
- * into the keep, the base's row (where a node of the group is the base's),
- * those SLs back.
+ * into the keep, the base's row (where a node of the group is the base's;
+ * else this pass's row as it routed every LID: a zone's SLs, none from a
+ * switch), those SLs back.
  */
 static void copy_row(const struct copy *x, uint32_t g)
 {
 	struct mg *m = x->m;
 	const struct rt_merge_keep *k = m->keep;
 	const struct route_out *bo = m->bo;
-	struct route_out *o = m->out;
-	uint8_t *row = o->sl + (size_t)g * o->nlids;
+	const uint8_t *own = m->out->sl + (size_t)g * m->out->nlids;
+	uint8_t *row = x->sl + (size_t)g * x->nl;
 	uint8_t *kept = k->col + (size_t)(m->ns + g) * k->n;
 
 	for (uint32_t i = 0; i < k->n; i++)
-		kept[i] = row[k->lid[i]];
-	if (bo && m->bgroup[g] != UINT32_MAX) {	/* else no node of the base's */
+		kept[i] = own[x->cols ? i : k->lid[i]];
+	if (bo && m->bgroup[g] != UINT32_MAX) {
 		const uint8_t *from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
 
+		if (x->cols) {	/* LID 0 and those past the base's: none, or put back */
+			row[0] = 0;
+			memset(row + x->snl, 0, x->nl - x->snl);
+		}
 		if (x->same)
 			memcpy(row + 1, from + 1, x->snl - 1);
 		for (uint32_t lid = 1; !x->same && lid < x->snl; lid++)
 			row[lid] = x->xl[from[lid]];
 		for (uint32_t i = 0; i < x->ngone; i++)
 			row[x->gone[i]] = 0;	/* as this pass has them */
+	} else if (x->cols && g <= m->c->nzones && m->out->nvls >= 2) {
+		rt_sl_zone_row(m->t, m->c, g, row);
+	} else if (x->cols) {
+		memset(row, 0, x->nl);
 	}
 	for (uint32_t i = 0; i < k->n; i++)
 		row[k->lid[i]] = kept[i];
@@ -678,24 +690,31 @@ static int take_copy(struct mg *m)
  * (take_copy()), then the SLs of every group the base knows, except the
  * columns of the LIDs to merge, which this pass routed: row by row (a
  * column would touch a row per group), kept in m->keep, the base's row
- * copied, put back.  The rows on two threads.  0, -ENOMEM, or -EINVAL
- * when the LFT was made for another pass.
+ * copied, put back.  When this pass's SL table has a column per LID, into
+ * a new one.  The rows on two threads.  0, -ENOMEM, or -EINVAL when the
+ * LFT was made for another pass.
  */
 static int copy_base(struct mg *m)
 {
 	const struct route_out *bo = m->bo;
 	struct route_out *o = m->out;
-	struct copy x = { .m = m, .same = true };
+	struct copy x = { .m = m, .same = true, .nl = m->t->max_lid + 1, .sl = o->sl,
+			  .cols = o->only_cols && o->sl };
 	uint32_t *gone = NULL;
 	int rc;
 
 	rt_merge_keep_free(m->keep);
 	m->keep->rows = true;
+	if (x.cols && !(x.sl = malloc((size_t)m->ngroups * x.nl + 1)))
+		return -ENOMEM;
 	rc = take_copy(m);
 	if (!rc && !(gone = malloc(((size_t)m->t->max_lid + 1) * sizeof(*gone))))
 		rc = -ENOMEM;
-	if (rc)
+	if (rc) {
+		if (x.cols)
+			free(x.sl);
 		return rc;
+	}
 	for (uint32_t lid = 1; lid <= m->t->max_lid; lid++)	/* LIDs absent */
 		if (m->t->lid_port[lid] == TOPO_NONE)
 			gone[x.ngone++] = lid;
@@ -704,9 +723,14 @@ static int copy_base(struct mg *m)
 		x.same &= x.xl[v] == v;
 	}
 	x.gone = gone;
-	x.snl = bo && o->nlids < bo->nlids ? o->nlids : bo ? bo->nlids : 0;
+	x.snl = bo && x.nl < bo->nlids ? x.nl : bo ? bo->nlids : 0;
 	ffr_split2(m->threads, m->ngroups, 64, copy_rows, &x);
 	free(gone);
+	if (x.cols) {
+		free(o->sl);
+		o->sl = x.sl;
+		o->nlids = x.nl;
+	}
 	return 0;
 }
 

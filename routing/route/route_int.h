@@ -145,7 +145,8 @@ struct rt {
 	uint8_t *col;
 	uint32_t col_lid[LFT_COLS], ncol;	/* their LIDs, or columns (lid_col) */
 	uint32_t *lid_col;		/* a pass of a few LIDs: [lid] its column of
-					 * out->lft (route_out.only_cols); NULL: the LID */
+					 * out->lft and out->sl (route_out.only_cols);
+					 * NULL: the LID */
 	/* rooted layer (route_dest.c): one zone, a LID whose CAs need a turn */
 	const uint8_t *dir;		/* [nports]: directions the labels use (c->dir or rdir) */
 	uint8_t *rdir;			/* [nports]: up = toward the root; lazily built */
@@ -224,6 +225,12 @@ static inline bool rt_ca_joins_switch(const struct rt *r, uint32_t n)
 	return r->c->level[n] >= 2;
 }
 
+/**
+ * rt_sl_zone_row - @row[0..max_lid]: the SL from source group @g (a zone's,
+ * or the zone-less CAs') to each LID, as rt_sl_tables() gives it with two
+ * VLs where no route turns (route_sl.c)
+ */
+void rt_sl_zone_row(const struct topo *t, const struct cls *c, uint32_t g, uint8_t *row);
 /**
  * rt_base_nodes - the node of @b of each node of @t (the same GUID and
  * type) or TOPO_NONE, in O(nodes); NULL when out of memory.  Computed once
@@ -365,6 +372,11 @@ void rt_col_flush(struct rt *r);
 static inline uint8_t *rt_col(const struct rt *r, uint32_t s)
 {
 	return &r->col[(size_t)s * LFT_COLS + r->ncol];
+}
+/** rt_sl - the SL from source group @g to @lid in this pass's table (a column per LID: lid_col) */
+static inline uint8_t *rt_sl(const struct rt *r, uint32_t g, uint32_t lid)
+{
+	return &r->out->sl[(size_t)g * r->out->nlids + (r->lid_col ? r->lid_col[lid] : lid)];
 }
 /** rt_mark_turns - record the turn pairs of the current destination's turn routes (route_sl.c) */
 int rt_mark_turns(struct rt *r);

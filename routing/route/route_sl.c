@@ -81,54 +81,54 @@ int rt_sl_alloc(struct rt *r)
 	size_t n;
 
 	out->ngroups = r->c->nzones + 1 + r->nsw;
-	out->nlids = r->t->max_lid + 1;
+	/* a pass of a few LIDs: a column per LID, as its LFT (only_cols()) */
+	out->nlids = r->lid_col ? r->out->lft->nlids : r->t->max_lid + 1;
 	n = (size_t)out->ngroups * out->nlids;
-	if (!r->o->only_lids) {
-		out->sl = calloc(n ? n : 1, 1);	/* every row is written (rt_sl_tables()) */
-	} else if ((out->sl = malloc(n ? n : 1))) {
-		/* a pass of a few LIDs: its setup is its cost.  Zeroed here: a
-		 * calloc'd table came fresh from the kernel each pass, its pages
-		 * then faulting in on the threads that route */
-		ffr_huge_hint(out->sl, n);
-		memset(out->sl, 0, n);
-	}
-	out->turned = calloc(out->nlids, 1);
+	out->sl = calloc(n ? n : 1, 1);
+	out->turned = calloc((size_t)r->t->max_lid + 1, 1);
 	return out->sl && out->turned ? 0 : -ENOMEM;
 }
 
 /* Zone of the switch a LID hangs on (-2: none). */
-static int16_t lid_zone(const struct rt *r, uint32_t lid)
+static int16_t lid_zone(const struct topo *t, const struct cls *c, uint32_t lid)
 {
-	const struct topo *t = r->t;
 	uint32_t p = t->lid_port[lid], n, q;
 
 	if (p == TOPO_NONE)
 		return -2;
 	n = t->port_node[p];
 	if (topo_is_switch(t, n))
-		return r->c->zone[n];
+		return c->zone[n];
 	q = t->port_remote[p];
-	return q == TOPO_NONE ? -2 : r->c->zone[t->port_node[q]];
+	return q == TOPO_NONE ? -2 : c->zone[t->port_node[q]];
 }
 
 /* Whether SLs 1 + Z .. 2Z (zone z to a zone-less destination) fit below the transit SL. */
-static bool leave_sls(const struct rt *r)
+static bool leave_sls(const struct cls *c)
 {
-	return 1 + 2 * r->c->nzones <= RT_SL_TRANSIT;
+	return 1 + 2 * c->nzones <= RT_SL_TRANSIT;
 }
 
-static uint8_t sl_of(const struct rt *r, uint32_t g, int16_t dz)
+/* The SL from source group @g to a LID of zone @dz (-1: none, -2: no LID), with two VLs. */
+static uint8_t sl_of(const struct topo *t, const struct cls *c, uint32_t g, int16_t dz)
 {
-	uint32_t nz = r->c->nzones;
-	int16_t sz = g < nz ? (int16_t)g : g == nz ? -1 : rt_zone(r, g - nz - 1);
+	uint32_t nz = c->nzones;
+	int16_t sz = g < nz ? (int16_t)g : g == nz ? -1 : c->zone[t->sw_node[g - nz - 1]];
 
 	if (dz == -2 || (sz == dz && sz >= 0))
 		return 0;
 	if (dz >= 0)
 		return (uint8_t)(1 + dz);
 	if (sz >= 0)	/* to a bridge: lifted in any zone it passes after its own */
-		return leave_sls(r) ? (uint8_t)(1 + nz + (uint32_t)sz) : 0;
+		return leave_sls(c) ? (uint8_t)(1 + nz + (uint32_t)sz) : 0;
 	return RT_SL_TRANSIT;
+}
+
+void rt_sl_zone_row(const struct topo *t, const struct cls *c, uint32_t g, uint8_t *row)
+{
+	row[0] = 0;
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+		row[lid] = sl_of(t, c, g, lid_zone(t, c, lid));
 }
 
 /* The VL of @sl out of a port of zone @zn (-1: none), an up-port or not. */
@@ -142,7 +142,7 @@ static uint8_t vl_of(const struct rt *r, int16_t zn, bool up, unsigned sl)
 		return zn >= 0;
 	if (sl >= 1 && sl <= r->c->nzones)
 		return zn == (int16_t)(sl - 1);
-	if (leave_sls(r) && sl > r->c->nzones && sl <= 2 * r->c->nzones)
+	if (leave_sls(r->c) && sl > r->c->nzones && sl <= 2 * r->c->nzones)
 		return zn >= 0 && zn != (int16_t)(sl - 1 - r->c->nzones);
 	return 0;
 }
@@ -315,27 +315,26 @@ struct sl_rows {
 static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 {
 	struct sl_rows *x = ctx;
-	struct route_out *out = x->r->out;
-	uint32_t nlids = x->r->t->max_lid + 1, nz = x->r->c->nzones;
+	const struct rt *r = x->r;
+	uint32_t nlids = r->t->max_lid + 1;
 	uint8_t *tbl = x->tbl[half];
-	bool layered = false;
+	bool layered = false, all = !x->only;	/* else the LIDs routed here, a
+						 * column each: the others' SLs are
+						 * the base's (the merge) */
 
 	for (uint32_t g = lo; g < hi; g++) {
-		uint8_t *row = out->sl + (size_t)g * nlids;
-		bool all = g <= nz || !x->only;	/* else a switch's row: the LIDs routed
-						 * here, the others' SLs are the base's */
-
 		for (uint32_t z = 0; z < x->nzi; z++) {
-			tbl[z] = x->two ? sl_of(x->r, g, (int16_t)((int)z - 2)) : 0;
+			tbl[z] = x->two ? sl_of(r->t, r->c, g, (int16_t)((int)z - 2)) : 0;
 			layered |= !all && x->zout[z] && tbl[z];	/* as if routed */
 		}
 		for (uint32_t i = 0, lid; i < (all ? nlids - 1 : x->nlist); i++) {
-			lid = all ? i + 1 : x->list[i];
+			uint8_t *e = rt_sl(r, g, lid = all ? i + 1 : x->list[i]);
+
 			if (!x->two)
-				row[lid] = 0;
-			else if (row[lid] != ROUTE_SL_TURN && row[lid] != RT_SL_ROOTED)
-				row[lid] = tbl[x->zi[lid]];
-			layered |= row[lid] != 0;
+				*e = 0;
+			else if (*e != ROUTE_SL_TURN && *e != RT_SL_ROOTED)
+				*e = tbl[x->zi[lid]];
+			layered |= *e != 0;
 		}
 	}
 	x->layered[half] |= layered;
@@ -356,7 +355,7 @@ int rt_sl_tables(struct rt *r)
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
 	for (uint32_t lid = 1; zi && lid < nlids; lid++) {	/* 2 + the zone of its switch */
-		zi[lid] = (uint32_t)(lid_zone(r, lid) + 2);
+		zi[lid] = (uint32_t)(lid_zone(r->t, r->c, lid) + 2);
 		nzi = zi[lid] >= nzi ? zi[lid] + 1 : nzi;
 	}
 	if (zi)
