@@ -11,6 +11,7 @@
  * GUID order: one merge), O(switches x LIDs) table lookups for the broken
  * LIDs, eight entries at a time on a switch whose ports are all cabled.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,8 +229,13 @@ static void *base_copy_run(void *arg)
 			gone[ngone++] = lid;
 	for (uint32_t s = 0; s < t->nswitches; s++) {
 		uint8_t *row = l->port + (size_t)s * l->nlids;
+		uint32_t bn = x->bnode[t->sw_node[s]];
 
-		memcpy(row, bl->port + (size_t)b->node_sw[x->bnode[t->sw_node[s]]] * bl->nlids, nl);
+		if (bn == TOPO_NONE) {	/* not the base's (rt_base_subset() refuses it) */
+			x->rc = -EINVAL;
+			break;
+		}
+		memcpy(row, bl->port + (size_t)b->node_sw[bn] * bl->nlids, nl);
 		memset(row + nl, LFT_NONE, l->nlids - nl);
 		for (uint32_t i = 0; i < x->n; i++)
 			x->bcols[(size_t)s * x->n + i] = row[x->lid[i]];

@@ -653,6 +653,8 @@ static int take_copy(struct mg *m)
 	size_t w = (size_t)m->ns + m->ngroups;
 	int rc = bc ? rt_base_copy_wait(bc) : -EINVAL;
 
+	if (rc == -EINVAL)
+		snprintf(o->mode_why, sizeof(o->mode_why), "a switch is not the base's");
 	if (!rc && (l->nsw != m->ns || l->nlids != (o->only_cols ? bc->n + 1 : m->t->max_lid + 1))) {
 		snprintf(o->mode_why, sizeof(o->mode_why), "internal error: the pass's table is "
 			 "not the one the merge was made for");

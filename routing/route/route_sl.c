@@ -316,24 +316,29 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 {
 	struct sl_rows *x = ctx;
 	const struct rt *r = x->r;
-	uint32_t nlids = r->t->max_lid + 1;
+	const uint32_t *col = r->lid_col, *zi = x->zi, *list = x->list;	/* col: rt_sl() */
+	uint32_t nlids = r->t->max_lid + 1, stride = r->out->nlids;
 	uint8_t *tbl = x->tbl[half];
-	bool layered = false, all = !x->only;	/* else the LIDs routed here, a
-						 * column each: the others' SLs are
-						 * the base's (the merge) */
+	bool layered = false, all = !x->only, two = x->two;	/* else the LIDs routed
+								 * here, a column each:
+								 * the others' SLs are
+								 * the base's (the merge) */
 
 	for (uint32_t g = lo; g < hi; g++) {
+		uint8_t *row = r->out->sl + (size_t)g * stride;
+
 		for (uint32_t z = 0; z < x->nzi; z++) {
-			tbl[z] = x->two ? sl_of(r->t, r->c, g, (int16_t)((int)z - 2)) : 0;
+			tbl[z] = two ? sl_of(r->t, r->c, g, (int16_t)((int)z - 2)) : 0;
 			layered |= !all && x->zout[z] && tbl[z];	/* as if routed */
 		}
-		for (uint32_t i = 0, lid; i < (all ? nlids - 1 : x->nlist); i++) {
-			uint8_t *e = rt_sl(r, g, lid = all ? i + 1 : x->list[i]);
+		for (uint32_t i = 0; i < (all ? nlids - 1 : x->nlist); i++) {
+			uint32_t lid = all ? i + 1 : list[i];
+			uint8_t *e = row + (col ? col[lid] : lid);
 
-			if (!x->two)
+			if (!two)
 				*e = 0;
 			else if (*e != ROUTE_SL_TURN && *e != RT_SL_ROOTED)
-				*e = tbl[x->zi[lid]];
+				*e = tbl[zi[lid]];
 			layered |= *e != 0;
 		}
 	}
