@@ -168,7 +168,8 @@ struct route_out {
 	bool incremental;	/* the base's routes kept where intact (opts.base) */
 	uint32_t kept_lids, patched_lids, rerouted_lids;	/* ... LIDs that kept them whole,
 							 * patched around a fault, re-routed */
-	bool only_cols;		/* lft: a column per LID routed (see there) */
+	bool only_cols;		/* lft and sl: a column per LID routed (see lft;
+				 * nlids then counts those columns) */
 	uint32_t pass_lids;	/* LIDs the last pass routed: every one, or with a base
 				 * the ones its routes broke alone (route_incr.c) */
 	char mode_why[240];	/* why the pass was from scratch when a base was given */

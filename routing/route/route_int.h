@@ -285,12 +285,12 @@ struct rt_base_copy {
 	uint64_t routes;		/* the entries (not LFT_NONE) of the other LIDs */
 	pthread_t th;
 	bool running;			/* th joins */
-	int rc;				/* 0 or -ENOMEM */
+	int rc;				/* 0, -ENOMEM, or -EINVAL: a switch not the base's */
 };
 /** rt_base_copy_start - make @x for the LIDs @only marks, on a thread if @threads allow; 0 or -ENOMEM */
 int rt_base_copy_start(struct rt_base_copy *x, const struct topo *t, const struct route_base *base,
 		       const uint32_t *bnode, const uint8_t *only, unsigned threads);
-/** rt_base_copy_wait - wait for it; 0 or -ENOMEM */
+/** rt_base_copy_wait - wait for it; its rc */
 int rt_base_copy_wait(struct rt_base_copy *x);
 /** rt_base_copy_free - wait, release what the merge did not take */
 void rt_base_copy_free(struct rt_base_copy *x);
