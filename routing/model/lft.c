@@ -13,7 +13,8 @@
 #include "base/util.h"
 #include "model/lft_load.h"
 
-struct lft *lft_new_hint(uint32_t nsw, uint32_t max_lid, bool huge)
+/* The table, its entries unset; huge pages asked for when @huge. */
+static struct lft *lft_alloc(uint32_t nsw, uint32_t max_lid, bool huge)
 {
 	struct lft *l = calloc(1, sizeof(*l));
 	uint64_t n = (uint64_t)nsw * (max_lid + 1u);
@@ -28,7 +29,6 @@ struct lft *lft_new_hint(uint32_t nsw, uint32_t max_lid, bool huge)
 		goto fail;
 	if (huge)
 		ffr_huge_hint(l->port, n);
-	memset(l->port, LFT_NONE, n);
 	return l;
 fail:
 	lft_free(l);
@@ -36,9 +36,18 @@ fail:
 	return NULL;
 }
 
+struct lft *lft_new_raw(uint32_t nsw, uint32_t max_lid)
+{
+	return lft_alloc(nsw, max_lid, true);
+}
+
 struct lft *lft_new(uint32_t nsw, uint32_t max_lid)
 {
-	return lft_new_hint(nsw, max_lid, false);
+	struct lft *l = lft_alloc(nsw, max_lid, false);
+
+	if (l)
+		memset(l->port, LFT_NONE, (size_t)l->nsw * l->nlids);
+	return l;
 }
 
 void lft_cols_get(const struct lft *l, const uint32_t *lids, uint32_t n, uint8_t *blk)

@@ -217,8 +217,9 @@ static void *base_copy_run(void *arg)
 	struct lft *l;
 	uint32_t nl, ngone = 0, *gone;
 
-	/* here, not in rt_base_copy_start(): a fresh table's pages fault in on this thread */
-	if (!(l = x->lft = lft_new_hint(t->nswitches, t->max_lid, true)) ||
+	/* here, not in rt_base_copy_start(): a fresh table's pages fault in on
+	 * this thread; every entry is written below */
+	if (!(l = x->lft = lft_new_raw(t->nswitches, t->max_lid)) ||
 	    !(gone = malloc(((size_t)l->nlids + 1) * sizeof(*gone)))) {	/* LIDs absent */
 		x->rc = -ENOMEM;
 		return NULL;
