@@ -18,6 +18,13 @@
 # switch of zone 0 (bench/spine_share.py: what that spine's failure must
 # change, at least), min / mean / max over those spines and for the spine
 # failed here.
+#
+# EVENTS=spines: every level-2 switch of zone 0 fails and comes back in
+# turn instead (churn_pick.py --spines), OpenSM and the MAD tools attached
+# to a host (ibsim's SIM_HOST) rather than to the file's first node, and a
+# third table sums each engine's rows: which spine fails decides how much
+# moves, and an engine can be below another on the spine picked and above
+# it on the others.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$top/build}" && pwd)
@@ -30,6 +37,13 @@ sim_bench_start "$build"
 engines=${ENGINES:-"minhop updn minhop+cache updn+cache ftree dfsssp nue ffroute"}
 log=$SIM_DIR/opensm.log
 fail() { echo "churn: $*" >&2; exit 1; }
+events=${EVENTS:-picked}
+case $events in
+picked) pick= ;;
+spines) pick=--spines ;;
+*) fail "EVENTS: picked or spines, not $events" ;;
+esac
+: >"$SIM_DIR/rows"
 
 # heavy sweeps done (with use_ucast_cache a host's sweep may route nothing)
 sweeps() { grep -c -- "-> SUBNET UP" "$log" || true; }
@@ -53,8 +67,13 @@ delta() {	# delta A B: "entries blocks" from A to B
 echo "| fabric | engine | event | entries changed | blocks changed | s | repaired: entries / blocks | healthy again |"
 echo "|---|---|---|---|---|---|---|---|"
 for net in "$@"; do
-	python3 "$top/bench/churn_pick.py" "$ff" "$net" >"$SIM_DIR/events"
-	[ "$(wc -l <"$SIM_DIR/events")" -eq 3 ] || fail "$net: cannot pick the events: $(cat "$SIM_DIR/events")"
+	python3 "$top/bench/churn_pick.py" $pick "$ff" "$net" >"$SIM_DIR/picked"
+	grep -v '^sm ' "$SIM_DIR/picked" >"$SIM_DIR/events" || true
+	sm=$(awk '$1 == "sm" { print $2 }' "$SIM_DIR/picked")
+	if [ -n "$sm" ]; then export SIM_HOST="$sm"; else unset SIM_HOST; fi
+	n=$(wc -l <"$SIM_DIR/events")
+	{ [ "$events" = spines ] && [ "$n" -gt 0 ]; } || [ "$n" -eq 3 ] ||
+		fail "$net: cannot pick the events: $(cat "$SIM_DIR/events")"
 	zones=$("$ff" classify --json "$net" | jq .zones)
 	for eng in $engines; do
 		[ "$eng" = ftree ] && [ "$zones" != 1 ] && continue
@@ -100,6 +119,7 @@ use_ucast_cache TRUE"
 			printf '| %s | %s | %s down | %s of %s | %s of %s | %.1f | %s / %s | %s |\n' \
 				"$(basename "$net" .net)" "$eng" "$kind" "$d_e" "$ce" "$d_b" "$cb" \
 				"$(echo "$t1 - $t0" | bc)" "$u_e" "$u_b" "$again"
+			echo "$(basename "$net" .net) $eng $kind $d_e $d_b $again" >>"$SIM_DIR/rows"
 		done <"$SIM_DIR/events"
 		grep -q "ERR RE03" "$log" && echo "churn: $eng on $net: ffroute fell back (RE03)" >&2
 		sim_opensm_stop
@@ -110,3 +130,29 @@ echo
 echo "| fabric | engine | leaf entries up to each spine of zone 0 (spine_share.py) |"
 echo "|---|---|---|"
 cat "$SIM_DIR/shares"
+[ "$events" = spines ] || exit 0
+# per (fabric, engine): the spread over the spines, and against minhop
+# spine by spine (the rows of one fabric come in the same spine order)
+echo
+echo "| fabric | engine | spines | entries min / mean / max | blocks min / mean / max | healthy again | entries <= minhop's | blocks <= minhop's |"
+echo "|---|---|---|---|---|---|---|---|"
+awk '$3 == "spine" {
+	k = $1 " " $2; if (!(k in n)) ord[++nk] = k
+	i = ++n[k]; e[k, i] = $4; b[k, i] = $5; ok[k] += ($6 == "yes")
+}
+END {
+	for (j = 1; j <= nk; j++) {
+		k = ord[j]; split(k, f, " "); m = f[1] " minhop"
+		emin = bmin = 1e18; emax = bmax = es = bs = 0; le = lb = "-"
+		if (m in n && n[m] == n[k]) le = lb = 0
+		for (i = 1; i <= n[k]; i++) {
+			if (e[k, i] < emin) emin = e[k, i]; if (e[k, i] > emax) emax = e[k, i]
+			if (b[k, i] < bmin) bmin = b[k, i]; if (b[k, i] > bmax) bmax = b[k, i]
+			es += e[k, i]; bs += b[k, i]
+			if (le != "-") { le += (e[k, i] <= e[m, i]); lb += (b[k, i] <= b[m, i]) }
+		}
+		printf "| %s | %s | %d | %d / %.1f / %d | %d / %.1f / %d | %d of %d | %s | %s |\n",
+			f[1], f[2], n[k], emin, es / n[k], emax, bmin, bs / n[k], bmax, ok[k], n[k],
+			le == "-" ? "-" : le " of " n[k], lb == "-" ? "-" : lb " of " n[k]
+	}
+}' "$SIM_DIR/rows"

@@ -9,8 +9,13 @@ graph as ffroute classifies it (levels, zones, roles), never from names:
 Works on ibsim .net and ibnetdiscover files (nodes matched to the
 classification by the GUID line before each node, else by NodeDescription).
 
-usage: churn_pick.py FFROUTE FABRIC   prints "host CA SW PORT", "link SW PORT",
-                                      "spine SW" (names as in FABRIC)
+usage: churn_pick.py [--spines] FFROUTE FABRIC
+  prints "host CA SW PORT", "link SW PORT", "spine SW" (names as in FABRIC);
+  with --spines, "sm CA" and then "spine SW" for every level-2 switch of
+  zone 0 instead, in GUID order (a spine failure's churn depends on which
+  spine fails).  CA: where OpenSM should run (ibsim's SIM_HOST), the first
+  management CA by GUID, else the first compute CA: by default ibsim
+  attaches OpenSM to the file's first node, often a spine
 """
 import re
 import subprocess
@@ -21,7 +26,7 @@ GUID = re.compile(r'^(?:switchguid|caguid|hcaguid)=0x([0-9a-fA-F]+)')
 LINK = re.compile(r'^\[(\d+)\](?:\([0-9a-fA-F]+\))?\s+"([^"]+)"\[(\d+)\]')
 
 
-def pick(ffroute, fabric):
+def pick(ffroute, fabric, every_spine=False):
     out = subprocess.run([ffroute, "classify", "--nodes", fabric], stdout=subprocess.PIPE,
                          stderr=subprocess.DEVNULL, text=True).stdout
     cls, byguid = {}, {}
@@ -53,6 +58,10 @@ def pick(ffroute, fabric):
     spines = sorted((c[0], n) for n, c in known.items()
                     if c[1] == "switch" and c[2] == 2 and c[3] == 0)
     ev = []
+    if every_spine:
+        mg = sorted((c[0], n) for n, c in known.items() if c[1] == "ca" and c[4] == "mgmt")
+        sm = (mg or cas)[:1]
+        return [("sm", n) for _, n in sm] + [("spine", n) for _, n in spines]
     if cas:
         ca = cas[len(cas) // 2][1]
         for sw, ls in links.items():
@@ -76,8 +85,12 @@ def pick(ffroute, fabric):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    every = bool(args) and args[0] == "--spines"
+    if every:
+        args = args[1:]
+    if len(args) != 2:
         sys.stderr.write(__doc__)
         sys.exit(2)
-    for e in pick(sys.argv[1], sys.argv[2]):
+    for e in pick(args[0], args[1], every):
         print(" ".join(str(x) for x in e))

@@ -36,7 +36,11 @@
 #      cabled to the first aggregation switch of each pod, which then has
 #      no up-link): routed with --previous, incremental with switches gone,
 #      no hard finding, fewer entries moved than routed from scratch (no
-#      hard finding either); back: the healthy tables.
+#      hard finding either); back: the healthy tables;
+#   6. every spine of frame-director-small fails in turn (churn_pick.py
+#      --spines: one "sm" CA line, then the 4 level-2 switches): each is
+#      routed incrementally and moves exactly E(S), the leaf entries that
+#      went up to it (bench/spine_share.py), no more; back: healthy.
 # Needs python3.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -256,4 +260,20 @@ a=$(moved ft3 ft3-core) b=$(moved ft3 ft3-core-fresh)
 [ -n "$a" ] && [ -n "$b" ] && [ "$a" -lt "$b" ] &&
 	ok "ft3: a core group fails: $a entries move, $b from scratch" ||
 	not_ok "ft3: a core group fails: ${a:-?} entries move, ${b:-?} from scratch"
+
+# ---- 6. every spine in turn moves exactly what went up to it
+route fr "$FAB/frame-director-small.net"
+python3 "$top_srcdir/bench/churn_pick.py" --spines "$FFROUTE" "$TMP/fr/fabric.topo" >"$TMP/fr.ev"
+[ "$(grep -c '^sm H-' "$TMP/fr.ev")" -eq 1 ] && [ "$(grep -c '^spine S-' "$TMP/fr.ev")" -eq 4 ] &&
+	ok "frame-small: churn_pick.py --spines: a CA for the SM, 4 spines" ||
+	not_ok "frame-small: churn_pick.py --spines" "$TMP/fr.ev"
+for sp in $(sed -n 's/^spine //p' "$TMP/fr.ev"); do
+	e=$(python3 "$top_srcdir/bench/spine_share.py" "$FFROUTE" "$TMP/fr/fabric.topo" \
+		"$TMP/fr/fabric.topo" "$TMP/fr/opensm-lfts.dump" "$sp" | sed -n 's/.* spine \([0-9]*\)$/\1/p')
+	churn "fr-$sp" fr "node:$sp"
+	n=$(moved fr "fr-$sp")
+	[ -n "$e" ] && [ "$e" -gt 0 ] && [ "$n" = "$e" ] &&
+		ok "frame-small: $sp fails: $n entries move, E(S) = $e" ||
+		not_ok "frame-small: $sp fails: ${n:-?} entries move, E(S) = ${e:-?}"
+done
 tap_done
