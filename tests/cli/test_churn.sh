@@ -31,7 +31,9 @@
 #      the SuperPOD-style tree fails: the lenient merge (this pass's entries
 #      into the base's, turns and all) fails the verification, the strict
 #      one (every switch's path one routing's whole or plain up*down*)
-#      passes it, and `ffroute check` finds nothing hard;
+#      passes it, and `ffroute check` finds nothing hard; then a second
+#      spine fails too and the first comes back: LFTs and SLs are those of
+#      the second failing alone from the healthy run;
 #   5. a 3-level fat tree (radix 8) loses a whole group of cores (the four
 #      cabled to the first aggregation switch of each pod, which then has
 #      no up-link): routed with --previous, incremental with switches gone,
@@ -236,6 +238,17 @@ grep -q "the lenient merge fails the verification" "$TMP/sp-strict.err" &&
 	"$FFROUTE" check "$TMP/sp-strict" 2>&1 | grep -q "^findings: 0 hard" &&
 	ok "sp: a spine whose lenient merge fails: merged strictly, clean" ||
 	not_ok "sp: the strict merge" "$TMP/sp-strict.err"
+# history: that spine and another fail, then the first comes back: the
+# tables are those of the second failing alone (a function of the fabric)
+$EDIT "$TMP/sp/fabric.topo" "$TMP/sp-two.topo" node:S-248a07033781b3ac node:S-248a070304cca86c &&
+	$EDIT "$TMP/sp/fabric.topo" "$TMP/sp-one.topo" node:S-248a070304cca86c || not_ok "edit sp-two"
+route sp-two "$TMP/sp-two.topo" --previous "$TMP/sp-strict"
+route sp-one "$TMP/sp-one.topo" --previous "$TMP/sp-two"
+route sp-one-direct "$TMP/sp-one.topo" --previous "$TMP/sp"
+cmp -s "$TMP/sp-one/opensm-lfts.dump" "$TMP/sp-one-direct/opensm-lfts.dump" &&
+	cmp -s "$TMP/sp-one/ffroute.sl" "$TMP/sp-one-direct/ffroute.sl" &&
+	ok "sp: two spines fail, one comes back: the tables of the other failing alone" ||
+	not_ok "sp: two spines fail, one comes back: not the tables of the other alone"
 
 # ---- 5. a 3-level tree loses a group of cores (switches gone)
 "$FFROUTE" fabric fattree --levels 3 --radix 8 -o "$TMP/ft3.net" >/dev/null 2>&1 ||
