@@ -12,7 +12,9 @@
 # its verification judging the changed LIDs alone (fewer than all);
 # when it is back, the tables are the healthy ones too.
 # Without the spine, its routes move to the other one; with it back, the
-# routing is the original one again (identical tables).  Then ffroute.conf
+# routing is the original one again (identical tables).  The host away,
+# then the spine too, then the host back: the tables of the spine down
+# alone, byte for byte; all back: the healthy ones.  Then ffroute.conf
 # says "incremental off" (re-read at the next sweep): the spine down again
 # is routed from scratch ("incremental off in ffroute.conf"), and back up
 # from scratch too, the healthy tables byte for byte.
@@ -107,19 +109,36 @@ for n in 4 6; do
 	[ -n "$ver" ] && [ "$ver" -gt 0 ] && [ "$ver" -lt "$lids" ] ||
 		fail "pass $n did not judge the changed LIDs alone: $line"
 done
+# history: the host away, then the spine too, then the host back: the
+# tables of the spine down alone (pass 6), whatever came between
+sim_cmd 'Unlink "leaf01"[1]'
+wait_pass 8
+sim_cmd 'Unlink "spine02"'
+wait_pass 9
+sim_cmd 'ReLink "leaf01"[1]'
+wait_pass 10
+live_ok spine-down-again
+cmp -s "$SIM_DIR/spine-down.lfts" "$SIM_DIR/spine-down-again.lfts" ||
+	fail "the spine down after the host came back: not the tables of the spine down alone"
+sim_cmd 'ReLink "spine02"'
+wait_pass 11
+live_ok spine-up-again
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-again.lfts" ||
+	fail "everything back after host and spine overlapped: not the healthy tables"
+echo "ok: host and spine down overlapping, the host back: the spine-alone tables; all back: healthy"
 echo "incremental off" >"$SIM_DIR/ff.conf"
 sim_cmd 'Unlink "spine02"'
-wait_pass 8
-grep -q "ffroute: pass 8: incremental off in ffroute.conf: routed from scratch" "$log" &&
-	grep "ffroute: pass 8: [0-9]" "$log" | grep -q "from scratch" ||
-	fail "pass 8 (incremental off): $(grep 'ffroute: pass 8' "$log")"
+wait_pass 12
+grep -q "ffroute: pass 12: incremental off in ffroute.conf: routed from scratch" "$log" &&
+	grep "ffroute: pass 12: [0-9]" "$log" | grep -q "from scratch" ||
+	fail "pass 12 (incremental off): $(grep 'ffroute: pass 12' "$log")"
 live_ok spine-down-scratch
 sim_cmd 'ReLink "spine02"'
-wait_pass 9
+wait_pass 13
 live_ok spine-up-scratch
 cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-scratch.lfts" ||
 	fail "from scratch on the healed fabric: not the healthy tables"
-echo "ok: incremental off: a spine down and up routed from scratch (entries/blocks $(entries 8)/$(changed 8)), the healthy tables again"
+echo "ok: incremental off: a spine down and up routed from scratch (entries/blocks $(entries 12)/$(changed 12)), the healthy tables again"
 grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
 echo "ok: host, link and spine down/up: re-routed each time (LFT entries/blocks changed: \
 $(entries 2)/$(changed 2), $(entries 3)/$(changed 3), $(entries 4)/$(changed 4), \
@@ -134,6 +153,6 @@ if [ -n "$vg" ]; then
 		grep -h -B2 -A12 -E "definitely lost|Invalid" "$SIM_DIR"/vg.* | head -60
 		fail "valgrind reports a plugin leak or error"
 	fi
-	echo "ok: valgrind: no leak or error in the plugin over 5 sweeps"
+	echo "ok: valgrind: no leak or error in the plugin over 13 sweeps"
 fi
 echo "PASS"
