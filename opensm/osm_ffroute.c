@@ -71,6 +71,8 @@ struct ffr_ctx {
 	uint32_t nslots;
 	bool slots_read;	/* ffroute.slots of an earlier run was looked for */
 	struct route_base base_view;	/* route_opts.base: c->base's fabric and tables */
+	bool swept;		/* a heavy sweep started since the last pass (ffr_report());
+				 * a pass without one is OpenSM's reroute (console) */
 };
 
 /*
@@ -198,6 +200,11 @@ static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_op
 			"ffroute.conf: routed from scratch\n", c->passes);
 		return;
 	}
+	if (c->base && !c->swept) {	/* asked for: the balance of a fabric as it is now */
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: OpenSM's reroute (a "
+			"pass with no heavy sweep): routed from scratch\n", c->passes);
+		return;
+	}
 	if (!c->base)
 		return;
 	c->base_view = (struct route_base){ c->base->t, c->base->out.lft, &c->base->out };
@@ -284,6 +291,7 @@ static struct ffr_state *route_subnet(struct ffr_ctx *c)
 	o.slots = c->slots;
 	o.nslots = c->nslots;
 	pass_inputs(c, st, &o, &force);
+	c->swept = false;
 	o.log = log_core;
 	o.log_ctx = c;
 	rc = route_run(st->t, &st->c, &o, &st->out);
@@ -643,11 +651,23 @@ static void ffr_delete(void *plugin_data)
 	free(c);
 }
 
+/*
+ * OpenSM reports a heavy sweep's start before it routes, and the end of
+ * unicast routing after (state manager thread, as the routing).  The
+ * console's reroute routes without a start (osm_state_mgr.c: "just
+ * reroute only"): that pass is from scratch, as an operator asking for a
+ * reroute expects.  The end clears it too, for a sweep whose routing the
+ * unicast cache made without a pass.
+ */
 static void ffr_report(void *plugin_data, osm_epi_event_id_t event_id, void *event_data)
 {
-	(void)plugin_data;
-	(void)event_id;
+	struct ffr_ctx *c = plugin_data;
+
 	(void)event_data;
+	if (c && event_id == OSM_EVENT_ID_HEAVY_SWEEP_START)
+		c->swept = true;
+	else if (c && event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+		c->swept = false;
 }
 
 __attribute__((visibility("default"))) osm_event_plugin_t osm_event_plugin = {

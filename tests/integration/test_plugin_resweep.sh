@@ -17,7 +17,9 @@
 # alone, byte for byte; all back: the healthy ones.  Then ffroute.conf
 # says "incremental off" (re-read at the next sweep): the spine down again
 # is routed from scratch ("incremental off in ffroute.conf"), and back up
-# from scratch too, the healthy tables byte for byte.
+# from scratch too, the healthy tables byte for byte.  Incremental on
+# again, the spine down is merged; OpenSM's console "reroute" (loopback
+# console) then routes it from scratch: pass 12's tables; back: healthy.
 # Under valgrind (VALGRIND=1, as in .ci/run's soak): no leak or error with a
 # plugin frame.  Exit 77 without ibsim/opensm/plugin.
 set -u
@@ -32,9 +34,14 @@ sim_cmd() { sim_console "$@"; sleep 0.5; }
 vg=
 [ -n "${VALGRIND:-}" ] && vg="valgrind --leak-check=full --show-leak-kinds=definite --log-file=$SIM_DIR/vg.%p"
 echo "# ffroute.conf: defaults" >"$SIM_DIR/ff.conf"
+# OpenSM's console on a free loopback port: its reroute command
+cport=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])') ||
+	fail "no free loopback port for OpenSM's console"
 SIM_OSM_CONF="event_plugin_name ffroute
 event_plugin_options $SIM_DIR/ff.conf
 routing_engine ffroute,minhop
+console loopback
+console_port $cport
 sweep_interval 1"
 if [ -n "$vg" ]; then
 	# valgrind runs opensm itself: wrap the binary the helper starts
@@ -138,6 +145,36 @@ wait_pass 13
 live_ok spine-up-scratch
 cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-scratch.lfts" ||
 	fail "from scratch on the healed fabric: not the healthy tables"
+# incremental on again: the spine down is merged into the base; OpenSM's
+# console "reroute" (a pass with no heavy sweep) routes it from scratch,
+# the tables of pass 12; back up: the healthy ones
+echo "# ffroute.conf: defaults" >"$SIM_DIR/ff.conf"
+sim_cmd 'Unlink "spine02"'
+wait_pass 14
+grep -q "ffroute: pass 14: .* incremental (LIDs kept" "$log" ||
+	fail "pass 14 (incremental on again): $(grep 'ffroute: pass 14' "$log")"
+python3 - "$cport" <<'PY' || fail "OpenSM's console: reroute not sent"
+import socket, sys, time
+s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
+time.sleep(0.5)
+s.sendall(b"reroute\n")
+time.sleep(0.5)
+s.sendall(b"quit\n")
+s.close()
+PY
+wait_pass 15
+grep -q "ffroute: pass 15: OpenSM's reroute (a pass with no heavy sweep): routed from scratch" "$log" &&
+	grep "ffroute: pass 15: [0-9]" "$log" | grep -q "from scratch" ||
+	fail "pass 15 (console reroute): $(grep 'ffroute: pass 15' "$log")"
+live_ok spine-down-reroute
+cmp -s "$SIM_DIR/spine-down-scratch.lfts" "$SIM_DIR/spine-down-reroute.lfts" ||
+	fail "console reroute of the spine down: not the from-scratch tables"
+sim_cmd 'ReLink "spine02"'
+wait_pass 16
+live_ok spine-up-reroute
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-reroute.lfts" ||
+	fail "after the console reroute, the spine back: not the healthy tables"
+echo "ok: console reroute: the spine down routed from scratch (pass 15), back up: the healthy tables"
 echo "ok: incremental off: a spine down and up routed from scratch (entries/blocks $(entries 12)/$(changed 12)), the healthy tables again"
 grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
 echo "ok: host, link and spine down/up: re-routed each time (LFT entries/blocks changed: \
@@ -153,6 +190,6 @@ if [ -n "$vg" ]; then
 		grep -h -B2 -A12 -E "definitely lost|Invalid" "$SIM_DIR"/vg.* | head -60
 		fail "valgrind reports a plugin leak or error"
 	fi
-	echo "ok: valgrind: no leak or error in the plugin over 13 sweeps"
+	echo "ok: valgrind: no leak or error in the plugin over 16 sweeps"
 fi
 echo "PASS"
