@@ -682,104 +682,107 @@ static int jobs_changed(const struct route_cli *o, const struct chk_jobs *was,
 	return 0;
 }
 
+/* What cmd_route() loads before routing; inputs_free() releases any part of it. */
+struct route_inputs {
+	struct cls_overrides ov;
+	struct route_slot *prev;	/* --previous: the places */
+	struct route_base base;		/* ... and its base, unless --no-incremental */
+	struct route_out base_out;
+	struct chk_jobs jobs, bjobs;	/* --jobs; the base's */
+	uint8_t *force;			/* the LIDs of the jobs that changed */
+	struct topo *t;
+};
+
+static void inputs_free(struct route_inputs *in)
+{
+	topo_free(in->t);
+	cls_overrides_free(&in->ov);
+	free(in->prev);
+	free_base(&in->base, &in->base_out);
+	chk_jobs_free(&in->jobs);
+	chk_jobs_free(&in->bjobs);
+	free(in->force);
+}
+
+/* The fabric, its LIDs assigned, and what the options name, into @in and @o->ro; 0 or CLI_ERROR (said). */
+static int load_inputs(struct route_cli *o, struct route_inputs *in)
+{
+	int rc = 0;
+
+	if (o->roles && cli_load_overrides(o->roles, &in->ov))
+		return CLI_ERROR;
+	if (o->classes) {
+		if (cli_load_classes(o->classes, o->tc, &o->ro.ntc))
+			return CLI_ERROR;
+		o->ro.tc = o->tc;
+		if (!o->vl_given)
+			o->ro.vl_limit = 8;
+	}
+	if (o->previous && (cli_load_slots(o->previous, &in->prev, &o->ro.nslots) ||
+			    (!o->no_incremental &&
+			     load_base(o->previous, &in->base, &in->base_out, &in->bjobs))))
+		return CLI_ERROR;
+	o->ro.slots = in->prev;
+	o->ro.base = in->base.t ? &in->base : NULL;
+	if (o->no_incremental && o->verbose)
+		fprintf(stderr, "ffroute route: routed from scratch: --no-incremental\n");
+	in->t = cli_load_topo(o->fabric, o->fmt, NULL);
+	if (!in->t || (rc = topo_assign_lids(in->t, o->lmc))) {
+		if (rc == -ENOSPC)
+			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: LMC %u needs %u LIDs "
+				"per end port (%u end ports, %u switches); only %u unicast LIDs "
+				"exist\n", o->fabric, o->lmc, 1u << o->lmc, end_ports(in->t),
+				in->t->nswitches, TOPO_MAX_UCAST_LID);
+		else if (in->t)
+			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: %s\n", o->fabric,
+				strerror(-rc));
+		return CLI_ERROR;
+	}
+	o->ro.log = log_stderr;
+	o->ro.log_ctx = &o->verbose;
+	if (o->roles)
+		warn_overrides(in->t, &in->ov, o->roles);
+	if ((o->jobs && cli_load_jobs(o->jobs, in->t, &in->jobs)) ||
+	    (in->base.t && jobs_changed(o, &in->bjobs, in->base.t, &in->jobs, in->t, &in->force)))
+		return CLI_ERROR;
+	o->ro.jobs = o->jobs ? &in->jobs : NULL;
+	o->ro.force_lids = in->force;
+	return 0;
+}
+
 int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct route_cli o;
-	struct cls_overrides ov = { 0 };
+	struct route_inputs in = { 0 };
 	struct route_out ro;
-	struct route_slot *prev = NULL;
-	struct route_base base = { 0 };
-	struct route_out base_out = { 0 };
-	struct chk_jobs jobs = { 0 }, bjobs = { 0 };
-	uint8_t *force = NULL;
-	struct topo *t;
 	struct cls c;
-	bool classified;
 	int rc = parse(cmd, argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? CLI_OK : rc;
-	if (o.roles && cli_load_overrides(o.roles, &ov))
-		return CLI_ERROR;
-	if (o.classes) {
-		if (cli_load_classes(o.classes, o.tc, &o.ro.ntc)) {
-			cls_overrides_free(&ov);
-			return CLI_ERROR;
-		}
-		o.ro.tc = o.tc;
-		if (!o.vl_given)
-			o.ro.vl_limit = 8;
+	if ((rc = load_inputs(&o, &in))) {
+		inputs_free(&in);
+		return rc;
 	}
-	if (o.previous && (cli_load_slots(o.previous, &prev, &o.ro.nslots) ||
-			   (!o.no_incremental && load_base(o.previous, &base, &base_out, &bjobs)))) {
-		free(prev);
-		free_base(&base, &base_out);
-		chk_jobs_free(&bjobs);
-		cls_overrides_free(&ov);
-		return CLI_ERROR;
-	}
-	o.ro.slots = prev;
-	o.ro.base = base.t ? &base : NULL;
-	if (o.no_incremental && o.verbose)
-		fprintf(stderr, "ffroute route: routed from scratch: --no-incremental\n");
-	t = cli_load_topo(o.fabric, o.fmt, NULL);
-	if (!t || (rc = topo_assign_lids(t, o.lmc))) {
-		if (rc == -ENOSPC)
-			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: LMC %u needs %u LIDs "
-				"per end port (%u end ports, %u switches); only %u unicast LIDs "
-				"exist\n", o.fabric, o.lmc, 1u << o.lmc, end_ports(t), t->nswitches,
-				TOPO_MAX_UCAST_LID);
-		else if (t)
-			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: %s\n", o.fabric,
-				strerror(-rc));
-		topo_free(t);
-		cls_overrides_free(&ov);
-		free(prev);
-		free_base(&base, &base_out);
-		chk_jobs_free(&bjobs);
-		return CLI_ERROR;
-	}
-	o.ro.log = log_stderr;
-	o.ro.log_ctx = &o.verbose;
-	if (o.roles)
-		warn_overrides(t, &ov, o.roles);
-	if ((o.jobs && cli_load_jobs(o.jobs, t, &jobs)) ||
-	    (base.t && jobs_changed(&o, &bjobs, base.t, &jobs, t, &force))) {
-		topo_free(t);
-		cls_overrides_free(&ov);
-		free(prev);
-		free_base(&base, &base_out);
-		chk_jobs_free(&bjobs);
-		chk_jobs_free(&jobs);
-		free(force);
-		return CLI_ERROR;
-	}
-	o.ro.jobs = o.jobs ? &jobs : NULL;
-	o.ro.force_lids = force;
-	classified = !(rc = cls_classify(t, &ov, &c));
-	if (rc) {
+	if ((rc = cls_classify(in.t, &in.ov, &c))) {
 		fprintf(stderr, "ffroute route: %s\n", strerror(-rc));
 		rc = CLI_ERROR;
-	} else if (route_run(t, &c, &o.ro, &ro)) {
-		rc = CLI_FINDINGS;	/* refused: the reason was logged */
 	} else {
-		rc = write_all(o.dir, t, &ro, o.ibroute, !o.no_dump) || write_base(o.dir, &base, &ro) ||
-		     write_jobs(o.dir, "", o.ro.jobs, t) ||
-		     write_jobs(o.dir, "/base", ro.base_in_force ? &bjobs : NULL, base.t)
-			     ? CLI_ERROR : CLI_OK;
-		if (!rc)
-			summary(&o, t, &ro);
-		route_out_free(&ro);
-	}
-	if (classified)
+		if (route_run(in.t, &c, &o.ro, &ro)) {
+			rc = CLI_FINDINGS;	/* refused: the reason was logged */
+		} else {
+			rc = write_all(o.dir, in.t, &ro, o.ibroute, !o.no_dump) ||
+			     write_base(o.dir, &in.base, &ro) ||
+			     write_jobs(o.dir, "", o.ro.jobs, in.t) ||
+			     write_jobs(o.dir, "/base", ro.base_in_force ? &in.bjobs : NULL, in.base.t)
+				     ? CLI_ERROR : CLI_OK;
+			if (!rc)
+				summary(&o, in.t, &ro);
+			route_out_free(&ro);
+		}
 		cls_free(&c);
-	chk_jobs_free(&jobs);
-	chk_jobs_free(&bjobs);
-	free(force);
-	topo_free(t);
-	cls_overrides_free(&ov);
-	free(prev);
-	free_base(&base, &base_out);
+	}
+	inputs_free(&in);
 	if (rc == CLI_OK && o.check)
 		rc = check_dir(&o);
 	return rc;

@@ -305,6 +305,33 @@ static int only_cols(struct rt *r)
 	return r->out->lft ? 0 : -ENOMEM;
 }
 
+/* What a pass did beyond D-mod-K, one INFO line each (route_opts.log). */
+static void pass_log(const struct route_opts *o, const struct rt *r)
+{
+	if (r->out->rooted_lids)
+		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
+		      "up*/down* path by levels from some CA", r->out->rooted_lids);
+	if (r->xjob_jobs)
+		logf_(o, ROUTE_LOG_INFO, "jobs across zones: %u refined, %u with transfers still "
+		      "over a link's rate", r->xjob_jobs, r->xjob_left);
+	if (r->xjob_zswaps + r->xjob_inzone)
+		logf_(o, ROUTE_LOG_INFO, "jobs: %u leaf swaps inside zones (shifts within %.2f), %u "
+		      "job(s) inside one zone still over a link's rate", r->xjob_zswaps,
+		      RT_SHIFT_COST, r->xjob_inzone);
+	if (r->dbt_unread)
+		logf_(o, ROUTE_LOG_INFO, "jobs changed: %u compute digits not read off the base's "
+		      "tables (rank mod m)", r->dbt_unread);
+	if (r->dbt_jobs_out)
+		logf_(o, ROUTE_LOG_INFO, "jobs: %u left out of a zone's digit search (more than "
+		      "its load-slot budget: the smallest go first)", r->dbt_jobs_out);
+	if (r->dbt_zones)
+		logf_(o, ROUTE_LOG_INFO, "HFReduce tree: D-mod-K digits searched in %u zone(s), %u "
+		      "with tree steps still over a link's rate", r->dbt_zones, r->dbt_left);
+	if (r->any_routes)
+		logf_(o, ROUTE_LOG_INFO, "%llu routes outside up*/down* (fallback hops)",
+		      (unsigned long long)r->any_routes);
+}
+
 static int compute_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,
 			struct route_out *out, bool strict)
 {
@@ -374,32 +401,12 @@ static int compute_pass(const struct topo *t, const struct cls *c, const struct 
 		rc = rt_sl_tables(&r);
 	if (!rc)
 		rc = rt_tc_map(&r);
-	if (!rc && out->rooted_lids)
-		logf_(o, ROUTE_LOG_INFO, "%u LIDs routed up*/down* from one root on VL 1: no "
-		      "up*/down* path by levels from some CA", out->rooted_lids);
 	out->tree_zones = r.dbt_zones;
 	out->tree_left = r.dbt_left;
 	out->shift_zones = r.shift_zones;
 	out->shift_moved = r.shift_moved;
-	if (!rc && r.xjob_jobs)
-		logf_(o, ROUTE_LOG_INFO, "jobs across zones: %u refined, %u with transfers still "
-		      "over a link's rate", r.xjob_jobs, r.xjob_left);
-	if (!rc && r.xjob_zswaps + r.xjob_inzone)
-		logf_(o, ROUTE_LOG_INFO, "jobs: %u leaf swaps inside zones (shifts within %.2f), %u "
-		      "job(s) inside one zone still over a link's rate", r.xjob_zswaps,
-		      RT_SHIFT_COST, r.xjob_inzone);
-	if (!rc && r.dbt_unread)
-		logf_(o, ROUTE_LOG_INFO, "jobs changed: %u compute digits not read off the base's "
-		      "tables (rank mod m)", r.dbt_unread);
-	if (!rc && r.dbt_jobs_out)
-		logf_(o, ROUTE_LOG_INFO, "jobs: %u left out of a zone's digit search (more than "
-		      "its load-slot budget: the smallest go first)", r.dbt_jobs_out);
-	if (!rc && r.dbt_zones)
-		logf_(o, ROUTE_LOG_INFO, "HFReduce tree: D-mod-K digits searched in %u zone(s), %u "
-		      "with tree steps still over a link's rate", r.dbt_zones, r.dbt_left);
-	if (!rc && r.any_routes)
-		logf_(o, ROUTE_LOG_INFO, "%llu routes outside up*/down* (fallback hops)",
-		      (unsigned long long)r.any_routes);
+	if (!rc)
+		pass_log(o, &r);
 	free(d);
 	rt_free(&r);
 	if (rc == -ENOMEM)
@@ -634,17 +641,9 @@ static void classes_short(const struct route_opts *o, struct route_out *out)
 	memcpy(out->err, err, sizeof(err));
 }
 
-/* Route from scratch (the attempts above), verify; @soft: what the verification let through. */
-static int run_once(const struct topo *t, const struct cls *c, const struct route_opts *o,
-		    struct route_out *out, unsigned *soft)
+/* A fabric the classification refused, or not a tree and not to be routed: out->err says so. */
+static int refused(const struct cls *c, const struct route_opts *o, struct route_out *out)
 {
-	struct timespec t0;
-	struct route_opts first;
-	bool rails_soft = false;
-	int rc;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	memset(out, 0, sizeof(*out));
 	if (c->nreasons) {
 		snprintf(out->err, sizeof(out->err), "fabric refused by the classification: %s",
 			 c->reason[0]);
@@ -659,6 +658,42 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 		logf_(o, ROUTE_LOG_ERROR, "%s", out->err);
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
+
+/* One VL and the layered routing refused: every LID in one up-down order, verified. */
+static int single_order(const struct topo *t, const struct cls *c, const struct route_opts *o,
+			struct route_out *out)
+{
+	int rc;
+
+	logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL", out->err);
+	route_out_free(out);
+	memset(out, 0, sizeof(*out));
+	rc = route_single_order(t, c, out);
+	if (!rc)
+		rc = verify(t, c, o->threads, out, VF_ZONES_SOFT |
+			    (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT));
+	if (!rc) {
+		out->single_order = true;
+		out->rails_given_up = o->rail_isolation < 0 && out->rail_findings;
+	}
+	return rc;
+}
+
+/* Route from scratch (the attempts above), verify; @soft: what the verification let through. */
+static int run_once(const struct topo *t, const struct cls *c, const struct route_opts *o,
+		    struct route_out *out, unsigned *soft)
+{
+	struct timespec t0;
+	struct route_opts first;
+	bool rails_soft = false;
+	int rc;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	memset(out, 0, sizeof(*out));
+	if ((rc = refused(c, o, out)))
+		return rc;
 	/* auto: the fallback's turns where the checker proves them safe (minimal
 	 * routes), the rooted layer where it does not (one zone only) */
 	first = *o;
@@ -695,18 +730,7 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 	if (rc == -EINVAL && o->verify && o->ntc && rt_layer_limit(o) <= 1) {
 		classes_short(o, out);	/* classes are never merged: refuse */
 	} else if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
-		logf_(o, ROUTE_LOG_INFO, "%s; routing again in one up*/down* order on one VL",
-		      out->err);
-		route_out_free(out);
-		memset(out, 0, sizeof(*out));
-		rc = route_single_order(t, c, out);
-		if (!rc)
-			rc = verify(t, c, o->threads, out, VF_ZONES_SOFT |
-				    (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT));
-		if (!rc) {
-			out->single_order = true;
-			out->rails_given_up = o->rail_isolation < 0 && out->rail_findings;
-		}
+		rc = single_order(t, c, o, out);
 	}
 	*soft = (rails_soft ? VF_RAILS_SOFT : 0) |
 		(out->single_order ? VF_ZONES_SOFT | (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT) : 0);
