@@ -694,6 +694,22 @@ static uint32_t only_these(uint32_t *lids, uint32_t nd, const uint8_t *only)
 	return m;
 }
 
+static void find_init(struct find *f, const struct topo *t, const struct lft *l,
+		      const struct cls *c, const struct chk_opts *o, struct chk_report *r)
+{
+	memset(f, 0, sizeof(*f));
+	f->t = t;
+	f->l = l;
+	f->c = c;
+	f->o = o;
+	f->r = r;
+	f->use_vl = o && o->sl2vl && o->metrics;
+	f->nsw = t->nswitches;
+	f->nlids = t->max_lid + 1;
+	f->zones = c->nzones >= 2;
+	f->rails = c->nrails >= 2;
+}
+
 int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		 const struct chk_opts *o, struct chk_report *r)
 {
@@ -717,17 +733,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		free(pmap);
 		return -ENOMEM;
 	}
-	memset(&f, 0, sizeof(f));
-	f.t = t;
-	f.l = l;
-	f.c = c;
-	f.o = o;
-	f.r = r;
-	f.use_vl = o && o->sl2vl && o->metrics;
-	f.nsw = t->nswitches;
-	f.nlids = t->max_lid + 1;
-	f.zones = c->nzones >= 2;
-	f.rails = c->nrails >= 2;
+	find_init(&f, t, l, c, o, r);
 	rc = find_alloc(&f);
 	lids = rc ? NULL : group_lids(&f, &nd);
 	if (!lids) {
