@@ -70,7 +70,7 @@ for net in "$@"; do
 	python3 "$top/bench/churn_pick.py" $pick "$ff" "$net" >"$SIM_DIR/picked"
 	grep -v '^sm ' "$SIM_DIR/picked" >"$SIM_DIR/events" || true
 	sm=$(awk '$1 == "sm" { print $2 }' "$SIM_DIR/picked")
-	if [ -n "$sm" ]; then export SIM_HOST="$sm"; else unset SIM_HOST; fi
+	[ -n "$sm" ] && export SIM_HOST="$sm"	# spines: OpenSM on a host
 	n=$(wc -l <"$SIM_DIR/events")
 	{ [ "$events" = spines ] && [ "$n" -gt 0 ]; } || [ "$n" -eq 3 ] ||
 		fail "$net: cannot pick the events: $(cat "$SIM_DIR/events")"
@@ -88,7 +88,8 @@ use_ucast_cache TRUE"
 		sim_opensm_bg || fail "OpenSM did not bring the subnet up ($eng, $net)"
 		wait_sweep 1 || fail "no first sweep ($eng)"
 		snap healthy
-		sp=$(awk '$1 == "spine" { print $2 }' "$SIM_DIR/events")
+		sp=	# the spine failed here (spines: all of them, none named)
+		[ "$events" = picked ] && sp=$(awk '$1 == "spine" { print $2 }' "$SIM_DIR/events")
 		share=$(python3 "$top/bench/spine_share.py" "$ff" "$net" "$SIM_DIR/healthy.lst" \
 			"$SIM_DIR/healthy.lfts" "$sp" 2>/dev/null || echo "-")
 		echo "| $(basename "$net" .net) | $eng | $share |" >>"$SIM_DIR/shares"

@@ -6,8 +6,8 @@
  *
  * Load it with `event_plugin_name ffroute` and select it with
  * `routing_engine ffroute,updn`; `event_plugin_options` may name an
- * ffroute.conf (osm_conf.c).  On every heavy sweep, under OpenSM's
- * exclusive lock, ucast_build_fwd_tables():
+ * ffroute.conf (osm_conf.c).  On every heavy sweep (and the console's
+ * reroute), under OpenSM's exclusive lock, ucast_build_fwd_tables():
  *   subnet -> struct topo (osm_topo.c) -> cls_classify -> route_run
  *   (engine + verification) -> every switch's new_lft.
  * Any failure (model, classification, routing, verification, memory)
@@ -71,8 +71,8 @@ struct ffr_ctx {
 	uint32_t nslots;
 	bool slots_read;	/* ffroute.slots of an earlier run was looked for */
 	struct route_base base_view;	/* route_opts.base: c->base's fabric and tables */
-	bool swept;		/* a heavy sweep started since the last pass (ffr_report());
-				 * a pass without one is OpenSM's reroute (console) */
+	bool swept;		/* a heavy sweep's discovery ended since the last pass
+				 * (ffr_report()); a pass without one is the console's reroute */
 };
 
 /*
@@ -203,6 +203,11 @@ static void pass_inputs(struct ffr_ctx *c, struct ffr_state *st, struct route_op
 	if (c->base && !c->swept) {	/* asked for: the balance of a fabric as it is now */
 		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: OpenSM's reroute (a "
 			"pass with no heavy sweep): routed from scratch\n", c->passes);
+		return;
+	}
+	if (c->base && c->osm->subn.coming_out_of_standby) {
+		OSM_LOG(&c->osm->log, OSM_LOG_INFO, "ffroute: pass %u: out of standby (another "
+			"SM's tables were in force): routed from scratch\n", c->passes);
 		return;
 	}
 	if (!c->base)
@@ -652,21 +657,28 @@ static void ffr_delete(void *plugin_data)
 }
 
 /*
- * OpenSM reports a heavy sweep's start before it routes, and the end of
- * unicast routing after (state manager thread, as the routing).  The
- * console's reroute routes without a start (osm_state_mgr.c: "just
- * reroute only"): that pass is from scratch, as an operator asking for a
- * reroute expects.  The end clears it too, for a sweep whose routing the
- * unicast cache made without a pass.
+ * OpenSM reports the end of a heavy sweep's discovery just before it
+ * routes, and the end of unicast routing after (state manager thread, as
+ * the routing).  The console's reroute routes without a heavy sweep
+ * (osm_state_mgr.c: "just reroute only"): that pass is from scratch, as
+ * an operator asking for a reroute expects.  The end of routing clears
+ * the mark (also for a sweep whose routing the unicast cache made without
+ * a pass), and so does a change of SM state (a sweep that stopped after
+ * its discovery, for a handover or standby).  A heavy sweep's start is
+ * not the mark: a sweep that stops in discovery (the SM port down) would
+ * leave it, and the next reroute would be merged.
  */
 static void ffr_report(void *plugin_data, osm_epi_event_id_t event_id, void *event_data)
 {
 	struct ffr_ctx *c = plugin_data;
 
 	(void)event_data;
-	if (c && event_id == OSM_EVENT_ID_HEAVY_SWEEP_START)
+	if (!c)
+		return;
+	if (event_id == OSM_EVENT_ID_HEAVY_SWEEP_DONE)
 		c->swept = true;
-	else if (c && event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE)
+	else if (event_id == OSM_EVENT_ID_UCAST_ROUTING_DONE ||
+		 event_id == OSM_EVENT_ID_STATE_CHANGE)
 		c->swept = false;
 }
 

@@ -12,14 +12,16 @@
 # its verification judging the changed LIDs alone (fewer than all);
 # when it is back, the tables are the healthy ones too.
 # Without the spine, its routes move to the other one; with it back, the
-# routing is the original one again (identical tables).  The host away,
-# then the spine too, then the host back: the tables of the spine down
-# alone, byte for byte; all back: the healthy ones.  Then ffroute.conf
-# says "incremental off" (re-read at the next sweep): the spine down again
-# is routed from scratch ("incremental off in ffroute.conf"), and back up
-# from scratch too, the healthy tables byte for byte.  Incremental on
-# again, the spine down is merged; OpenSM's console "reroute" (loopback
-# console) then routes it from scratch: pass 12's tables; back: healthy.
+# routing is the original one again (identical tables).  A host away, then
+# a link too, then the host back: the tables of the link down alone, byte
+# for byte; all back: the healthy ones.  Then ffroute.conf says
+# "incremental off" (re-read at the next sweep): the link down again is
+# routed from scratch ("incremental off in ffroute.conf"), into other
+# tables than the merge's (so the comparisons here can tell them apart),
+# and back up from scratch too, the healthy tables byte for byte.
+# Incremental on again, the link down is merged (the first tables again);
+# OpenSM's console "reroute" (loopback console, a free port) then routes
+# it from scratch: the from-scratch tables; back: healthy.
 # Under valgrind (VALGRIND=1, as in .ci/run's soak): no leak or error with a
 # plugin frame.  Exit 77 without ibsim/opensm/plugin.
 set -u
@@ -116,44 +118,52 @@ for n in 4 6; do
 	[ -n "$ver" ] && [ "$ver" -gt 0 ] && [ "$ver" -lt "$lids" ] ||
 		fail "pass $n did not judge the changed LIDs alone: $line"
 done
-# history: the host away, then the spine too, then the host back: the
-# tables of the spine down alone (pass 6), whatever came between
-sim_cmd 'Unlink "leaf01"[1]'
+# history: cn0003 away, then the link leaf01-spine01 too, then cn0003
+# back: the tables of the link down alone (pass 4), whatever came between
+# (not forced: routed from scratch, that fabric's tables differ, below)
+sim_cmd 'Unlink "leaf02"[1]'
 wait_pass 8
-sim_cmd 'Unlink "spine02"'
+sim_cmd 'Unlink "leaf01"[3]'
 wait_pass 9
-sim_cmd 'ReLink "leaf01"[1]'
+sim_cmd 'ReLink "leaf02"[1]'
 wait_pass 10
-live_ok spine-down-again
-cmp -s "$SIM_DIR/spine-down.lfts" "$SIM_DIR/spine-down-again.lfts" ||
-	fail "the spine down after the host came back: not the tables of the spine down alone"
-sim_cmd 'ReLink "spine02"'
+live_ok link-down-again
+cmp -s "$SIM_DIR/link-down.lfts" "$SIM_DIR/link-down-again.lfts" ||
+	fail "the link down after the host came back: not the tables of the link down alone"
+sim_cmd 'ReLink "leaf01"[3]'
 wait_pass 11
-live_ok spine-up-again
-cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-again.lfts" ||
-	fail "everything back after host and spine overlapped: not the healthy tables"
-echo "ok: host and spine down overlapping, the host back: the spine-alone tables; all back: healthy"
+live_ok link-up-again
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/link-up-again.lfts" ||
+	fail "everything back after host and link overlapped: not the healthy tables"
+echo "ok: a host and a link down overlapping, the host back: the link-alone tables; all back: healthy"
+# incremental off: the link down routed from scratch, other tables than
+# the merge's (pass 4); back up: the healthy tables
 echo "incremental off" >"$SIM_DIR/ff.conf"
-sim_cmd 'Unlink "spine02"'
+sim_cmd 'Unlink "leaf01"[3]'
 wait_pass 12
 grep -q "ffroute: pass 12: incremental off in ffroute.conf: routed from scratch" "$log" &&
 	grep "ffroute: pass 12: [0-9]" "$log" | grep -q "from scratch" ||
 	fail "pass 12 (incremental off): $(grep 'ffroute: pass 12' "$log")"
-live_ok spine-down-scratch
-sim_cmd 'ReLink "spine02"'
+live_ok link-down-scratch
+cmp -s "$SIM_DIR/link-down.lfts" "$SIM_DIR/link-down-scratch.lfts" &&
+	fail "the link down from scratch: the merged tables (the test would not tell them apart)"
+sim_cmd 'ReLink "leaf01"[3]'
 wait_pass 13
-live_ok spine-up-scratch
-cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-scratch.lfts" ||
+live_ok link-up-scratch
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/link-up-scratch.lfts" ||
 	fail "from scratch on the healed fabric: not the healthy tables"
-# incremental on again: the spine down is merged into the base; OpenSM's
-# console "reroute" (a pass with no heavy sweep) routes it from scratch,
-# the tables of pass 12; back up: the healthy ones
+echo "ok: incremental off: a link down and up routed from scratch (entries/blocks $(entries 12)/$(changed 12)), the healthy tables again"
+# incremental on again: the link down is merged into the base (pass 4's
+# tables); OpenSM's console "reroute" (a pass with no heavy sweep) routes
+# it from scratch (pass 12's); back up: the healthy ones
 echo "# ffroute.conf: defaults" >"$SIM_DIR/ff.conf"
-sim_cmd 'Unlink "spine02"'
+sim_cmd 'Unlink "leaf01"[3]'
 wait_pass 14
-grep -q "ffroute: pass 14: .* incremental (LIDs kept" "$log" ||
+live_ok link-down-merged
+grep -q "ffroute: pass 14: .* incremental (LIDs kept" "$log" &&
+	cmp -s "$SIM_DIR/link-down.lfts" "$SIM_DIR/link-down-merged.lfts" ||
 	fail "pass 14 (incremental on again): $(grep 'ffroute: pass 14' "$log")"
-python3 - "$cport" <<'PY' || fail "OpenSM's console: reroute not sent"
+python3 - "$cport" <<'PY' || fail "OpenSM's console (loopback port $cport) did not take reroute: $(grep -i console "$log" | tail -2)"
 import socket, sys, time
 s = socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=10)
 time.sleep(0.5)
@@ -166,16 +176,15 @@ wait_pass 15
 grep -q "ffroute: pass 15: OpenSM's reroute (a pass with no heavy sweep): routed from scratch" "$log" &&
 	grep "ffroute: pass 15: [0-9]" "$log" | grep -q "from scratch" ||
 	fail "pass 15 (console reroute): $(grep 'ffroute: pass 15' "$log")"
-live_ok spine-down-reroute
-cmp -s "$SIM_DIR/spine-down-scratch.lfts" "$SIM_DIR/spine-down-reroute.lfts" ||
-	fail "console reroute of the spine down: not the from-scratch tables"
-sim_cmd 'ReLink "spine02"'
+live_ok link-down-reroute
+cmp -s "$SIM_DIR/link-down-scratch.lfts" "$SIM_DIR/link-down-reroute.lfts" ||
+	fail "console reroute of the link down: not the from-scratch tables"
+sim_cmd 'ReLink "leaf01"[3]'
 wait_pass 16
-live_ok spine-up-reroute
-cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/spine-up-reroute.lfts" ||
-	fail "after the console reroute, the spine back: not the healthy tables"
-echo "ok: console reroute: the spine down routed from scratch (pass 15), back up: the healthy tables"
-echo "ok: incremental off: a spine down and up routed from scratch (entries/blocks $(entries 12)/$(changed 12)), the healthy tables again"
+live_ok link-up-reroute
+cmp -s "$SIM_DIR/healthy.lfts" "$SIM_DIR/link-up-reroute.lfts" ||
+	fail "after the console reroute, the link back: not the healthy tables"
+echo "ok: console reroute: the link down routed from scratch (pass 15), back up: the healthy tables"
 grep -q "ERR RE" "$log" && fail "an ffroute error was logged"
 echo "ok: host, link and spine down/up: re-routed each time (LFT entries/blocks changed: \
 $(entries 2)/$(changed 2), $(entries 3)/$(changed 3), $(entries 4)/$(changed 4), \
