@@ -403,6 +403,18 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,
 		     const struct chk_opts *o, struct chk_report *r);
 /**
+ * chk_loop_lids - LIDs to route otherwise to break the credit loops of
+ * @l's CA-injected routes (every route of a switch with a table): for
+ * each cycle chk_credit_loops() would report (one shortest cycle per
+ * cyclic strongly connected set), the LIDs not marked yet whose routes
+ * make one of its edges (matched by channel and VL at both ends), of the
+ * edge the fewest such LIDs make.  Sets @mark[lid] ([max_lid + 1]) for
+ * each; returns how many it newly set (0: no loop, or none of its edges
+ * has a LID not marked), or -ENOMEM.  (route.c merges those strictly.)
+ */
+int chk_loop_lids(const struct topo *t, const struct lft *l, const struct chk_opts *o,
+		  uint8_t *mark);
+/**
  * chk_cdg_prepare / chk_cdg_fill / chk_cdg_collect / chk_cdg_judge /
  * chk_cdg_free - chk_credit_loops() in steps: the CDG's memory, its edges
  * (@ok NULL: every route of a switch with a table taken as valid; fill

@@ -37,28 +37,11 @@
 
 #include <ffroute/check.h>
 
+#include "check/chk_cdg.h"
 #include "check/chk_trace.h"
 
 #define NAME_LEN 72
 #define UNSET UINT32_MAX
-#define NOROW UINT64_MAX
-
-/*
- * The CDG's edges as bits.  A channel p into switch n can only be
- * followed by a channel out of n, so the edges of vertex (p, VL) are a
- * bitmap over (n's port number, VL): row[p] + (vi * (ports(n) + 1) + qn)
- * * nvl + vj, with the VLs renumbered densely (vi, vj) over those the
- * tables can give.  Bits cost channels x ports x VLs^2, no hashing, and
- * the vertices and their edges come out in ascending order.
- */
-struct edge_set {
-	uint64_t *bits;
-	uint64_t *row;		/* [nports]: first bit of channel p, NOROW if not a channel */
-	uint8_t vix[16];	/* VL -> dense index */
-	uint8_t vl[16];		/* dense index -> VL */
-	unsigned nvl;
-	size_t nwords;
-};
 
 /*
  * The SLs the SL table of @ng groups uses, as a mask (SL 0 without a
@@ -136,7 +119,7 @@ static int set_init(const struct topo *t, const struct chk_opts *o, uint16_t sls
 }
 
 /* An empty set laid out as @a (same VLs, same rows). */
-static int set_like(const struct edge_set *a, struct edge_set *b, const struct topo *t)
+int chk_es_like(const struct edge_set *a, struct edge_set *b, const struct topo *t)
 {
 	*b = *a;
 	b->bits = calloc(a->nwords, sizeof(uint64_t));
@@ -147,32 +130,18 @@ static int set_like(const struct edge_set *a, struct edge_set *b, const struct t
 	return 0;
 }
 
-static void set_free(struct edge_set *es)
+void chk_es_free(struct edge_set *es)
 {
 	free(es->bits);
 	free(es->row);
-}
-
-/* Edge (p, vp) -> (port number qn of the switch p leads to, vq). */
-static inline void set_add(struct edge_set *es, const struct topo *t, uint32_t p, unsigned vp,
-			   uint32_t qn, unsigned vq)
-{
-	uint64_t b = es->row[p] + ((uint64_t)es->vix[vp] *
-				   (t->node_nports[t->port_node[t->port_remote[p]]] + 1u) + qn) *
-				  es->nvl + es->vix[vq];
-
-	es->bits[b / 64] |= 1ull << (b % 64);
-}
-
-static inline bool set_has(const struct edge_set *es, uint64_t b)
-{
-	return es->bits[b / 64] >> (b % 64) & 1;
 }
 
 /* The CDG in CSR form over the vertices that have outgoing edges. */
 struct cdg {
 	enum chk_finding_kind kind;	/* what a cycle is reported as */
 	uint32_t ncyc;			/* cyclic SCCs found */
+	struct loop_edges *hit;		/* chk_loop_lids(): each one's cycle's edges go
+					 * here instead of into a report */
 	uint32_t nv;
 	uint32_t *vert;		/* [nv] channel * 16 + VL, ascending */
 	uint32_t *off;		/* [nv + 1] */
@@ -216,32 +185,6 @@ static uint32_t sw_channel(const struct topo *t, const uint8_t *col, uint32_t s)
 		return TOPO_NONE;
 	return p;
 }
-
-/*
- * Where each source group's packets enter the fabric: per group a list of
- * (switch ordinal, port the packet enters it by), CA-injected (the first
- * CA port of the group on that switch) and switch-originated (port 0).
- */
-struct inj_list {
-	uint32_t *off;		/* [ng + 1] */
-	uint32_t *sw, *port;	/* [off[ng]] */
-	uint32_t *gs, ngs;	/* the groups with an injection point, ascending: a
-				 * switch's own group has no CA-injected one */
-};
-
-struct inject {
-	uint32_t ng;
-	struct inj_list ca, self;
-	uint32_t *mark;		/* [nports * nsl]: stamp of the LID walked from (channel, SL) */
-	uint32_t stamp;
-	uint8_t six[16];	/* SL -> dense index over the SLs the SL table uses */
-	unsigned nsl;
-	uint8_t *blk;		/* [nsw * LFT_COLS]: LFT columns of the current LIDs */
-	/* chk_cdg_since(): edges checked against a trace's order, not collected */
-	const struct chk_trace *tr;
-	const uint32_t *pmap;	/* [nports]: the traced fabric's port */
-	bool bad;		/* an edge against the order, or a vertex it lacks */
-};
 
 /*
  * Injection point @k of @node (a port of @t): a switch injects at its own
@@ -342,7 +285,7 @@ static void sl_index(uint16_t sls, struct inject *in)
 		in->six[sl] = (sls & (1u << sl)) ? (uint8_t)in->nsl++ : 0;
 }
 
-static int inject_init(const struct topo *t, const struct chk_opts *o, uint16_t sls,
+int chk_inject_init(const struct topo *t, const struct chk_opts *o, uint16_t sls,
 		       struct inject *in)
 {
 	struct inj_cand *cand;
@@ -363,7 +306,7 @@ static int inject_init(const struct topo *t, const struct chk_opts *o, uint16_t 
 	return rc;
 }
 
-static void inject_free(struct inject *in)
+void chk_inject_free(struct inject *in)
 {
 	list_free(&in->ca);
 	list_free(&in->self);
@@ -392,6 +335,13 @@ static inline void edge(struct inject *in, struct edge_set *es, const struct top
 	const struct chk_trace *tr = in->tr;
 	uint32_t a, b;
 
+	if (in->hit) {
+		uint64_t bit = set_bit(&in->hit->set, t, p, vp, qn, vq);
+
+		for (uint32_t j = 0; set_has(&in->hit->set, bit) && j < in->hit->n; j++)
+			in->hmask |= (uint64_t)(in->hit->bit[j] == bit) << j;
+		return;
+	}
 	if (!tr) {
 		set_add(es, t, p, vp, qn, vq);
 		return;
@@ -403,7 +353,7 @@ static inline void edge(struct inject *in, struct edge_set *es, const struct top
 		in->bad = true;
 }
 
-static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
+void chk_walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
 		       const uint8_t *l_have, const struct chk_opts *o, struct inject *in,
 		       const struct inj_list *li, uint32_t g, unsigned k, uint32_t lid,
 		       struct edge_set *es)
@@ -471,7 +421,7 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 			in->stamp++;
 			for (uint32_t x = 0; x < li->ngs; x++)	/* groups without one: no walk */
 				for (unsigned c = 0; c < nk; c++)
-					walk_edges(t, blk + k, ok, l->have, o, in, li, li->gs[x], c,
+					chk_walk_edges(t, blk + k, ok, l->have, o, in, li, li->gs[x], c,
 						   lids[k], es);
 		}
 	}
@@ -591,6 +541,23 @@ static void report_cycle(const struct topo *t, struct cdg *g, uint32_t root, uin
 	bool mixed = false;
 	size_t k, cap = sizeof(ex) - (size > n ? 68 : 24);	/* room for the suffixes */
 
+	g->ncyc++;
+	if (g->hit) {	/* chk_loop_lids(): the cycle's edges, if there is room (else
+			 * the next round's) */
+		struct loop_edges *h = g->hit;
+
+		for (uint32_t i = 0; h->n + n <= LOOP_EDGES && i < n; i++) {
+			uint32_t v = g->vert[cyc[i]], w = g->vert[cyc[(i + 1) % n]], q = w / 16;
+			uint64_t b = set_bit(&h->set, t, v / 16, v % 16,
+					     q - t->port_off[t->port_node[q]], w % 16);
+
+			h->set.bits[b / 64] |= 1ull << (b % 64);
+			h->bit[h->n] = b;
+			h->cyc[h->n++] = h->ncyc;
+		}
+		h->ncyc += h->n && h->cyc[h->n - 1] == h->ncyc;	/* it had room */
+		return;
+	}
 	for (uint32_t i = 0; i < n; i++)
 		mixed = mixed || g->vert[cyc[i]] % 16 != vl;
 	k = mixed ? (size_t)snprintf(ex, sizeof(ex), "VLs mixed:")
@@ -611,7 +578,6 @@ static void report_cycle(const struct topo *t, struct cdg *g, uint32_t root, uin
 	}
 	if (size > n && k < sizeof(ex))
 		snprintf(ex + k, sizeof(ex) - k, " (strongly connected set of %u channels)", size);
-	g->ncyc++;
 	if (r->f[g->kind].nex < CHK_EXAMPLES)
 		chk_finding_add(r, g->kind, chk_finding_hard(g->kind), "%s", ex);
 	else
@@ -719,8 +685,8 @@ static int keep_order(const struct topo *t, const struct edge_set *es, struct cd
 	return 0;
 }
 
-static int cycles(const struct topo *t, const struct edge_set *es, enum chk_finding_kind kind,
-		  uint32_t *ncyc, struct chk_report *r, struct chk_trace *tr)
+int chk_cdg_cycles(const struct topo *t, const struct edge_set *es, enum chk_finding_kind kind,
+		  uint32_t *ncyc, struct chk_report *r, struct chk_trace *tr, struct loop_edges *hit)
 {
 	struct cdg g;
 	size_t n;
@@ -728,6 +694,7 @@ static int cycles(const struct topo *t, const struct edge_set *es, enum chk_find
 
 	memset(&g, 0, sizeof(g));
 	g.kind = kind;
+	g.hit = hit;
 	rc = build_csr(t, es, &g);
 	if (rc)
 		goto out;
@@ -756,23 +723,13 @@ out:
 	return rc;
 }
 
-/* The edges of a routing's CDG: CA-injected routes, and with switch-injected ones. */
-struct chk_cdg {
-	struct edge_set ca, all;
-	bool sw;		/* all is collected */
-	struct inject in;	/* until the edges are collected */
-	uint16_t sls;		/* the SLs the SL table uses */
-	uint32_t ng;		/* source groups (g->in's, which fill frees) */
-	atomic_uint next;	/* the next LID block of the CA-injected walks */
-};
-
 void chk_cdg_free(struct chk_cdg *g)
 {
 	if (!g)
 		return;
-	set_free(&g->ca);
-	set_free(&g->all);
-	inject_free(&g->in);
+	chk_es_free(&g->ca);
+	chk_es_free(&g->all);
+	chk_inject_free(&g->in);
 	free(g);
 }
 
@@ -793,11 +750,11 @@ int chk_cdg_prepare(const struct topo *t, const struct chk_opts *o, struct chk_c
 	g->ng = g->in.ng = o && o->sl && o->sl_group ? o->sl_ngroups : 1;
 	g->sls = sls = used_sls(t, o, g->in.ng, NULL, 0);	/* one scan of the SL table */
 	atomic_init(&g->next, 1);
-	rc = inject_init(t, o, sls, &g->in);
+	rc = chk_inject_init(t, o, sls, &g->in);
 	if (!rc)
 		rc = set_init(t, o, sls, &g->ca);
 	if (!rc && g->sw)
-		rc = set_like(&g->ca, &g->all, t);
+		rc = chk_es_like(&g->ca, &g->all, t);
 	if (rc) {
 		chk_cdg_free(g);
 		return rc;
@@ -817,7 +774,7 @@ int chk_cdg_fill(const struct topo *t, const struct lft *l, const uint8_t *ok,
 			g->all.bits[i] |= g->ca.bits[i];
 		rc = collect_edges(t, l, ok, o, &g->in, true, &g->all, NULL);
 	}
-	inject_free(&g->in);
+	chk_inject_free(&g->in);
 	return rc;
 }
 
@@ -833,12 +790,12 @@ int chk_cdg_help(const struct topo *t, const struct lft *l, const uint8_t *ok,
 	if (!(x = calloc(1, sizeof(*x))))
 		return -ENOMEM;
 	x->in.ng = g->ng;	/* not g->in's: the fill thread frees that */
-	rc = inject_init(t, o, g->sls, &x->in);
+	rc = chk_inject_init(t, o, g->sls, &x->in);
 	if (!rc)
-		rc = set_like(&g->ca, &x->ca, t);
+		rc = chk_es_like(&g->ca, &x->ca, t);
 	if (!rc)
 		rc = collect_edges(t, l, ok, o, &x->in, false, &x->ca, &g->next);
-	inject_free(&x->in);
+	chk_inject_free(&x->in);
 	if (rc) {
 		chk_cdg_free(x);
 		return rc;
@@ -870,10 +827,10 @@ int chk_cdg_judge_trace(const struct topo *t, const struct chk_cdg *g, struct ch
 			struct chk_trace *tr)
 {
 	uint32_t nca = 0, nall = 0;
-	int rc = cycles(t, &g->ca, CHK_F_CREDIT_LOOP, &nca, r, tr);
+	int rc = chk_cdg_cycles(t, &g->ca, CHK_F_CREDIT_LOOP, &nca, r, tr, NULL);
 
 	if (!rc && !nca && g->sw)
-		rc = cycles(t, &g->all, CHK_F_CREDIT_LOOP_SW, &nall, r, NULL);
+		rc = chk_cdg_cycles(t, &g->all, CHK_F_CREDIT_LOOP_SW, &nall, r, NULL, NULL);
 	return rc;
 }
 
@@ -902,7 +859,7 @@ int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t 
 		sls = used_sls(t, o, in.ng, lids, n);
 	if (sh)
 		atomic_store(&sh->sls, sls);
-	rc = inject_init(t, o, (uint16_t)sls, &in);
+	rc = chk_inject_init(t, o, (uint16_t)sls, &in);
 	for (uint32_t i = next ? atomic_fetch_add(next, LFT_COLS) : 0; !rc && i < n && !in.bad;
 	     i = next ? atomic_fetch_add(next, LFT_COLS) : i + LFT_COLS) {
 		uint32_t nb = n - i < LFT_COLS ? n - i : LFT_COLS;
@@ -914,12 +871,12 @@ int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t 
 			in.stamp++;
 			for (uint32_t x = 0; x < in.ca.ngs; x++)
 				for (unsigned c = 0; c < nk; c++)
-					walk_edges(t, in.blk + k, ok, l->have, o, &in, &in.ca,
+					chk_walk_edges(t, in.blk + k, ok, l->have, o, &in, &in.ca,
 						   in.ca.gs[x], c, lids[i + k], NULL);
 		}
 	}
 	bad = in.bad;
-	inject_free(&in);
+	chk_inject_free(&in);
 	return rc ? rc : bad;
 }
 
@@ -941,3 +898,4 @@ int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *o
 	chk_cdg_free(g);
 	return rc;
 }
+

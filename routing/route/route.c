@@ -453,6 +453,23 @@ enum { VF_ZONES_SOFT = 1, VF_RAILS_SOFT = 2 };
  * the rail rules (as with rail isolation off).  What they let through
  * is counted in @out.
  */
+/* The checker's options that judge @out's tables: its SLs and VLs, findings only. */
+static void verify_opts(const struct route_out *out, unsigned threads, struct chk_opts *co)
+{
+	chk_opts_init(co);
+	co->threads = threads;
+	co->no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
+	co->no_minimal = true;		/* nor non_minimal (the CLI's check counts it) */
+	co->rates_if_mixed = true;
+	co->metrics = false;		/* findings only (no per-VL route counts) */
+	co->sl = out->sl;
+	co->sl_group = out->sl_group;
+	co->sl_ngroups = out->ngroups;
+	co->tcs = out->tcs.n ? &out->tcs : NULL;
+	co->sl2vl = out->sl2vl;
+	co->vlx = &out->vlx;
+}
+
 static int verify_since(const struct topo *t, const struct cls *c, unsigned threads,
 			struct route_out *out, unsigned soft, const struct chk_trace *since,
 			const uint8_t *only)
@@ -461,23 +478,12 @@ static int verify_since(const struct topo *t, const struct cls *c, unsigned thre
 	struct chk_report rep;
 	int rc;
 
-	chk_opts_init(&co);
+	verify_opts(out, threads, &co);
 	chk_trace_free(out->trace);	/* the routing's own, if it is clean */
 	out->trace = NULL;
 	co.trace = &out->trace;
 	co.since = since;
 	co.since_only = only;
-	co.threads = threads;
-	co.no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
-	co.no_minimal = true;		/* nor non_minimal (the CLI's check counts it) */
-	co.rates_if_mixed = true;
-	co.metrics = false;		/* findings only (no per-VL route counts) */
-	co.sl = out->sl;
-	co.sl_group = out->sl_group;
-	co.sl_ngroups = out->ngroups;
-	co.tcs = out->tcs.n ? &out->tcs : NULL;
-	co.sl2vl = out->sl2vl;
-	co.vlx = &out->vlx;
 	rc = chk_report_init(&rep, t->nports);
 	if (!rc)
 		rc = chk_findings(t, out->lft, c, &co, &rep);
@@ -547,13 +553,54 @@ static double ms_since(struct timespec *t0)
 	return ms;
 }
 
+/* Rounds of merging strictly where the merged tables looped (strict_where_looped()). */
+#define LOOP_ROUNDS 8
+
+/*
+ * The lenient merge in @out failed the verification: merge again, strictly
+ * for the LIDs whose routes make an edge of a credit loop of the tables
+ * merged last (chk_loop_lids(): same channel, same VL), leniently for the
+ * others, while a round finds LIDs not yet strict (LOOP_ROUNDS at most).
+ * The fewest routes leave the lenient merge: a loop's LIDs, not every
+ * LID.  0 when a round passes the verification, 1 when none does (the
+ * tables are the last round's), or -ENOMEM.
+ */
+static int strict_where_looped(const struct topo *t, const struct cls *c,
+			       const struct route_opts *o, struct rt_merge_how *h,
+			       struct route_out *out, unsigned soft, const struct chk_trace *since,
+			       struct rt_merge_keep *keep, struct rt_merge_count *n)
+{
+	uint8_t *mark = calloc((size_t)t->max_lid + 1, 1);
+	struct chk_opts co;
+	int rc = mark ? 1 : -ENOMEM, more;
+
+	h->strict_lid = mark;
+	for (unsigned r = 0; rc == 1 && r < LOOP_ROUNDS; r++) {
+		verify_opts(out, o->threads, &co);
+		if ((more = chk_loop_lids(t, out->lft, &co, mark)) <= 0) {
+			rc = more < 0 ? more : 1;
+			break;
+		}
+		logf_(o, ROUTE_LOG_INFO, "incremental: %d more LIDs make a credit loop; merging "
+		      "those strictly", more);
+		out->max_link_routes = 0;
+		rc = rt_base_merge(t, c, o->base, out, h, keep, n);
+		if (!rc)
+			rc = verify_since(t, c, o->threads, out, soft, since, h->only) ? 1 : 0;
+	}
+	h->strict_lid = NULL;
+	free(mark);
+	return rc;
+}
+
 /*
  * The base's routes where this fabric left them intact (route_incr.c),
  * verified like any tables: first merged leniently (a switch may follow
  * this pass's entries into the base's, turns and all: the fewest
- * changes), then, if that fails the verification, strictly (every path
- * one routing's whole or plain up*down*); -EAGAIN when both fail
- * (mode_why says why).
+ * changes); if that fails the verification, strictly (every path one
+ * routing's whole or plain up*down*) for the LIDs that make a credit
+ * loop (strict_where_looped()), then for every LID; -EAGAIN when all
+ * fail (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		       const struct rt_merge_how *how, struct route_out *out, unsigned soft,
@@ -567,6 +614,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	struct rt_merge_keep keep = { 0 };
 	struct rt_merge_count n;
 	struct rt_merge_how h = *how;
+	const char *how_ = "";	/* which merge stood */
 	struct timespec t0;
 	int rc;
 
@@ -578,8 +626,14 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	ms[0] = ms_since(&t0);
 	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
-		      "(%.160s); merging strictly", out->err);
+		      "(%.160s)", out->err);
+		rc = strict_where_looped(t, c, o, &h, out, soft, since, &keep, &n);
+		how_ = rc ? how_ : " (strict where looped)";
+	}
+	if (rc == 1) {
+		logf_(o, ROUTE_LOG_INFO, "incremental: merging every LID strictly");
 		h.strict = true;
+		how_ = " (strict)";
 		out->max_link_routes = 0;
 		rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
 		if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
@@ -596,8 +650,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 		out->patched_lids = n.patched;
 		out->rerouted_lids = n.rerouted;
 		logf_(o, ROUTE_LOG_INFO, "incremental%s: %u LIDs keep the base's routes, %u "
-		      "patched where they met a fault, %u re-routed", h.strict ? " (strict)" : "",
-		      n.intact, n.patched, n.rerouted);
+		      "patched where they met a fault, %u re-routed", how_, n.intact, n.patched, n.rerouted);
 	}
 	return rc;
 }

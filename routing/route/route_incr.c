@@ -281,7 +281,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 		build(m, lid, tc);
 		if (!delivers(m, m->try, lid, m->st))
 			return false;
-		for (uint32_t s = 0; m->strict && s < m->ns; s++) {
+		for (uint32_t s = 0; m->lstrict && s < m->ns; s++) {
 			if (path_kind(m, s))
 				continue;
 			mixed = true;
@@ -563,7 +563,8 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		set_sls(m, lid, true);
 		return 0;
 	}
-	if (!m->strict && !m->only && keep_lid(m, lid))
+	m->lstrict = m->strict || (m->slid && m->slid[lid]);
+	if (!m->again && !m->only && keep_lid(m, lid))
 		return -ENOMEM;
 	/* the entries into a lost link; then every switch whose base route
 	 * meets one; then this pass's whole column */
@@ -871,10 +872,11 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 {
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
 			.ngroups = out->sl ? out->ngroups : 0, .strict = h->strict, .keep = keep,
+			.slid = h->strict_lid, .again = h->strict || h->strict_lid,
 			.only = h->only, .force = h->force, .bnode = h->bnode, .copy = h->copy,
 			.threads = h->threads };
 	const uint8_t *only = h->only;
-	bool strict = h->strict, rows = m.ngroups && out->nvls >= 2 && !out->tcs.n;
+	bool rows = m.ngroups && out->nvls >= 2 && !out->tcs.n;
 	struct rt_rows rw = { 0 };	/* layer SLs: the merged tables' turn rows */
 	size_t ns = m.ns;
 	int rc;
@@ -906,10 +908,10 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		m.bsw[s] = base->t->node_sw[m.bnode[t->sw_node[s]]];
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
 		m.tcl[lid] = t->lid_port[lid] != TOPO_NONE ? (uint8_t)lid_class(t, c, lid) : 0xff;
-	if (!rc && only && !strict)
+	if (!rc && only && !m.again)
 		rc = copy_base(&m);
-	else if (!rc && strict)
-		restore(&m);	/* this pass's tables, as before the lenient merge */
+	else if (!rc && m.again)
+		restore(&m);	/* this pass's tables, as before the first merge */
 	if (!rc && rows && !(rc = rt_rows_begin(&m, &rw)))
 		m.rows = &rw;
 	if (!rc)

@@ -32,6 +32,9 @@ struct mg {
 						 * the merged column, dead, scratch (2 x) */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
+	const uint8_t *slid;		/* [lid]: ... for these LIDs; NULL: none */
+	bool lstrict;			/* ... for the current LID */
+	bool again;			/* not the first merge: the keep is full */
 	unsigned threads;		/* route_opts.threads (route_mrows.c) */
 	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
 					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */

@@ -297,6 +297,8 @@ void rt_base_copy_free(struct rt_base_copy *x);
 /* How rt_base_merge() merges. */
 struct rt_merge_how {
 	bool strict;
+	const uint8_t *strict_lid;	/* [lid]: those strictly, the others leniently;
+					 * NULL: none */
 	const uint8_t *only, *force;	/* [lid]; NULL: none */
 	const uint32_t *bnode;		/* rt_base_nodes() */
 	struct rt_base_copy *copy;	/* with only: the base's table (its lft and
@@ -307,7 +309,8 @@ struct rt_merge_how {
  * rt_base_merge - the base's entries (and SLs) on @t where they still lead
  * somewhere live.  Lenient (!@h->strict): the columns it replaces go to
  * @keep; strict: @keep's columns are put back first, and every switch's
- * path is then one routing's whole or plain up*down* (route_incr.c).
+ * path is then one routing's whole or plain up*down* (route_incr.c); with
+ * @h->strict_lid, strict for those LIDs (the keep put back first too).
  * @h->only (NULL: all): merge those LIDs, take the base's tables for the
  * others (this pass routed only @only); -EAGAIN if the base's SLs are
  * unknown.  @h->force (NULL: none): those LIDs take this pass's columns whole
