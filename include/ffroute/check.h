@@ -404,16 +404,20 @@ int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *o
 		     const struct chk_opts *o, struct chk_report *r);
 /**
  * chk_loop_lids - LIDs to route otherwise to break the credit loops of
- * @l's CA-injected routes (every route of a switch with a table): for
- * each cycle chk_credit_loops() would report (one shortest cycle per
- * cyclic strongly connected set), the LIDs not marked yet whose routes
- * make one of its edges (matched by channel and VL at both ends), of the
- * edge the fewest such LIDs make.  Sets @mark[lid] ([max_lid + 1]) for
- * each; returns how many it newly set (0: no loop, or none of its edges
- * has a LID not marked), or -ENOMEM.  (route.c merges those strictly.)
+ * @l's CA-injected routes (every route of a switch with a table; @o as
+ * for chk_credit_loops(), NULL: defaults): for each cycle it would report
+ * (one shortest cycle per cyclic strongly connected set, of at most 64
+ * edges in all), the edges are matched to the LIDs whose routes make them
+ * (by channel and VL at both ends).  An edge that a LID already marked or
+ * not in @cand ([max_lid + 1], NULL: every LID) makes stays; of the
+ * others, the LIDs of the edge the fewest make are marked in @mark
+ * ([max_lid + 1]), that edge is taken as gone and the cycles are searched
+ * again.  Returns how many LIDs it newly marked (0: no loop, or none can
+ * be broken so), or -ENOMEM / -EOVERFLOW.  (route.c merges those
+ * strictly.)
  */
 int chk_loop_lids(const struct topo *t, const struct lft *l, const struct chk_opts *o,
-		  uint8_t *mark);
+		  const uint8_t *cand, uint8_t *mark);
 /**
  * chk_cdg_prepare / chk_cdg_fill / chk_cdg_collect / chk_cdg_judge /
  * chk_cdg_free - chk_credit_loops() in steps: the CDG's memory, its edges

@@ -898,4 +898,3 @@ int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *o
 	chk_cdg_free(g);
 	return rc;
 }
-

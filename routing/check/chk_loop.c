@@ -8,12 +8,15 @@
  * So per loop (one shortest cycle per cyclic component of the CDG, as
  * chk_cdg.c reports them) the LIDs whose walks make each edge are found,
  * matched by channel and VL at both ends (chk_walk_edges() told the
- * edges to look for), and those of the edge the fewest LIDs make are
- * marked.  That edge is taken out and the cycles searched again, until
- * the CDG is acyclic or a loop has no edge with a LID not marked yet.
+ * edges to look for).  An edge that a LID the engine will not route
+ * otherwise also makes (one marked in an earlier call, whose routes are
+ * already the other ones, or one not among the candidates) stays; of the
+ * others, the LIDs of the edge the fewest make are marked.  That edge is
+ * taken out and the cycles searched again, until the CDG is acyclic or
+ * no loop left has an edge that can go.
  *
  * Cost: one CDG (O(switches x LIDs)), then per step a cycle search and
- * the walks of the LIDs not marked.
+ * the walks of every LID.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -21,50 +24,62 @@
 
 #include "check/chk_cdg.h"
 
+/* A LID's state in chk_loop_lids(). */
+enum { FREE, MARKED, FIXED };	/* may be marked, marked by this call, stays as it is */
+
 /*
- * Which LIDs to route otherwise to break the credit loops: the edges of
- * each cycle the report would give (one shortest cycle per cyclic
- * component of the CA-injected CDG), every LID's walks told which of them
- * they make (a bit each), then per loop the LIDs of its edge that the
- * fewest LIDs not marked yet make: one edge gone breaks the loop.
+ * Per loop of @h, the edge to take out: none that a FIXED LID makes; of
+ * the others, the one the fewest FREE LIDs make (the first on a tie).
+ * Those LIDs become MARKED (@mark set), the edge leaves @cdg.  Returns
+ * how many edges left, *@n += the LIDs marked.
  */
-static uint32_t mark_loops(const struct topo *t, const struct loop_edges *h,
-			   const uint64_t *made, uint8_t *mark, struct edge_set *cdg)
+static uint32_t cut_loops(const struct topo *t, const struct loop_edges *h,
+			  const uint64_t *made, uint8_t *st, uint8_t *mark,
+			  struct edge_set *cdg, uint32_t *n)
 {
-	uint32_t n = 0;
+	uint32_t cut = 0;
 
 	for (uint32_t c = 0; c < h->ncyc; c++) {
 		uint32_t best = UINT32_MAX, fewest = UINT32_MAX;
 
 		for (uint32_t j = 0; j < h->n; j++) {
 			uint32_t k = 0;
+			bool stays = false;
 
-			for (uint32_t lid = 1; h->cyc[j] == c && lid <= t->max_lid; lid++)
-				k += (made[lid] >> j & 1) && !mark[lid];
-			if (k && k < fewest) {
+			if (h->cyc[j] != c)
+				continue;
+			for (uint32_t lid = 1; !stays && lid <= t->max_lid; lid++) {
+				if (!(made[lid] >> j & 1))
+					continue;
+				stays = st[lid] == FIXED;
+				k += st[lid] == FREE;
+			}
+			if (!stays && k < fewest) {
 				best = j;
 				fewest = k;
 			}
 		}
-		for (uint32_t lid = 1; best != UINT32_MAX && lid <= t->max_lid; lid++)
-			if ((made[lid] >> best & 1) && !mark[lid]) {
+		if (best == UINT32_MAX)
+			continue;	/* this loop stays: the verification will say so */
+		for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+			if ((made[lid] >> best & 1) && st[lid] == FREE) {
+				st[lid] = MARKED;
 				mark[lid] = 1;
-				n++;
+				(*n)++;
 			}
-		if (best != UINT32_MAX)	/* taken as gone: the next loops are other ones */
-			cdg->bits[h->bit[best] / 64] &= ~(1ull << (h->bit[best] % 64));
+		cdg->bits[h->bit[best] / 64] &= ~(1ull << (h->bit[best] % 64));
+		cut++;
 	}
-	return n;
+	return cut;
 }
 
 /*
- * One step of chk_loop_lids() on the CDG @g: its loops' edges, the LIDs
- * not marked that make them (made), those of one edge per loop marked and
- * that edge taken out of @g.  How many, or -ENOMEM; *@loops: whether
- * there was a loop.
+ * One step of chk_loop_lids() on the CDG @g: its loops' edges, which of
+ * them each LID makes (@made), one edge per loop cut (cut_loops()).  The
+ * edges cut, or -ENOMEM.
  */
 static int loop_step(const struct topo *t, const struct lft *l, const struct chk_opts *co,
-		     struct chk_cdg *g, uint64_t *made, uint8_t *mark, bool *loops)
+		     struct chk_cdg *g, uint64_t *made, uint8_t *st, uint8_t *mark, uint32_t *n)
 {
 	unsigned nk = co->sl && co->tcs && co->tcs->n ? co->tcs->n : 1;
 	struct loop_edges h;
@@ -76,7 +91,6 @@ static int loop_step(const struct topo *t, const struct lft *l, const struct chk
 	rc = chk_es_like(&g->ca, &h.set, t);
 	if (!rc)
 		rc = chk_cdg_cycles(t, &g->ca, CHK_F_CREDIT_LOOP, &ncyc, NULL, NULL, &h);
-	*loops = ncyc > 0;
 	in.ng = g->ng;
 	in.hit = &h;
 	if (!rc && h.ncyc)
@@ -89,45 +103,47 @@ static int loop_step(const struct topo *t, const struct lft *l, const struct chk
 		lft_cols_get(l, lids, nb, in.blk);
 		for (uint32_t k = 0; k < nb; k++) {
 			made[lids[k]] = in.hmask = 0;
-			if (t->lid_port[lids[k]] == TOPO_NONE || mark[lids[k]])
+			if (t->lid_port[lids[k]] == TOPO_NONE)
 				continue;
 			in.stamp++;
 			for (uint32_t x = 0; x < in.ca.ngs; x++)
 				for (unsigned c = 0; c < nk; c++)
 					chk_walk_edges(t, in.blk + k, NULL, l->have, co, &in, &in.ca,
-						   in.ca.gs[x], c, lids[k], NULL);
+						       in.ca.gs[x], c, lids[k], NULL);
 			made[lids[k]] = in.hmask;
 		}
 	}
 	if (!rc)
-		rc = (int)mark_loops(t, &h, made, mark, &g->ca);
+		rc = (int)cut_loops(t, &h, made, st, mark, &g->ca, n);
 	chk_inject_free(&in);
 	chk_es_free(&h.set);
 	return rc;
 }
 
-/*
- * Steps until no loop is left in the CDG, each marked LID's chosen edge
- * taken to go once the LID is routed otherwise (the caller's verification
- * judges that), or until a loop has no edge with a LID to mark.
- */
+/* Steps while one cuts an edge: the loops left are those with no edge that can go. */
 int chk_loop_lids(const struct topo *t, const struct lft *l, const struct chk_opts *o,
-		  uint8_t *mark)
+		  const uint8_t *cand, uint8_t *mark)
 {
-	struct chk_opts co = *o;
+	struct chk_opts co;
 	uint64_t *made = malloc(((size_t)t->max_lid + 1) * sizeof(*made));
+	uint8_t *st = malloc((size_t)t->max_lid + 1);
 	struct chk_cdg *g = NULL;
-	bool loops = true;
-	int rc = made ? 0 : -ENOMEM, n = 0;
+	uint32_t n = 0;
+	int rc = made && st ? 0 : -ENOMEM;
 
+	if (o)
+		co = *o;
+	else
+		chk_opts_init(&co);
 	co.no_switch_cdg = true;
+	for (uint32_t lid = 0; !rc && lid <= t->max_lid; lid++)
+		st[lid] = mark[lid] || (cand && !cand[lid]) ? FIXED : FREE;
 	if (!rc)
 		rc = chk_cdg_collect(t, l, NULL, &co, &g);
-	while (!rc && loops && (rc = loop_step(t, l, &co, g, made, mark, &loops)) > 0) {
-		n += rc;
+	while (!rc && (rc = loop_step(t, l, &co, g, made, st, mark, &n)) > 0)
 		rc = 0;
-	}
 	chk_cdg_free(g);
 	free(made);
-	return rc < 0 ? rc : n;
+	free(st);
+	return rc < 0 ? rc : (int)n;
 }

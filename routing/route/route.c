@@ -445,14 +445,6 @@ const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
 /* What verify() lets through: the rules a fallback cannot keep. */
 enum { VF_ZONES_SOFT = 1, VF_RAILS_SOFT = 2 };
 
-/*
- * The hard findings refuse the routing, except those @soft names:
- * VF_ZONES_SOFT (one order on one VL) the zone rules, as that order
- * cannot keep every route inside its zone and a detour is better than a
- * credit loop (route_single.c); VF_RAILS_SOFT (rail isolation given up)
- * the rail rules (as with rail isolation off).  What they let through
- * is counted in @out.
- */
 /* The checker's options that judge @out's tables: its SLs and VLs, findings only. */
 static void verify_opts(const struct route_out *out, unsigned threads, struct chk_opts *co)
 {
@@ -470,6 +462,14 @@ static void verify_opts(const struct route_out *out, unsigned threads, struct ch
 	co->vlx = &out->vlx;
 }
 
+/*
+ * The hard findings refuse the routing, except those @soft names:
+ * VF_ZONES_SOFT (one order on one VL) the zone rules, as that order
+ * cannot keep every route inside its zone and a detour is better than a
+ * credit loop (route_single.c); VF_RAILS_SOFT (rail isolation given up)
+ * the rail rules (as with rail isolation off).  What they let through
+ * is counted in @out.
+ */
 static int verify_since(const struct topo *t, const struct cls *c, unsigned threads,
 			struct route_out *out, unsigned soft, const struct chk_trace *since,
 			const uint8_t *only)
@@ -559,11 +559,12 @@ static double ms_since(struct timespec *t0)
 /*
  * The lenient merge in @out failed the verification: merge again, strictly
  * for the LIDs whose routes make an edge of a credit loop of the tables
- * merged last (chk_loop_lids(): same channel, same VL), leniently for the
- * others, while a round finds LIDs not yet strict (LOOP_ROUNDS at most).
- * The fewest routes leave the lenient merge: a loop's LIDs, not every
- * LID.  0 when a round passes the verification, 1 when none does (the
- * tables are the last round's), or -ENOMEM.
+ * merged last (chk_loop_lids(): same channel, same VL; among @broke, the
+ * LIDs the merge changes), leniently for the others, while a round finds
+ * LIDs not yet strict (LOOP_ROUNDS at most).  The fewest routes leave the
+ * lenient merge: a loop's LIDs, not every LID.  0 when a round passes the
+ * verification, 1 when none does (the tables are the last round's), or
+ * -ENOMEM.
  */
 static int strict_where_looped(const struct topo *t, const struct cls *c,
 			       const struct route_opts *o, struct rt_merge_how *h,
@@ -577,8 +578,9 @@ static int strict_where_looped(const struct topo *t, const struct cls *c,
 	h->strict_lid = mark;
 	for (unsigned r = 0; rc == 1 && r < LOOP_ROUNDS; r++) {
 		verify_opts(out, o->threads, &co);
-		if ((more = chk_loop_lids(t, out->lft, &co, mark)) <= 0) {
-			rc = more < 0 ? more : 1;
+		more = chk_loop_lids(t, out->lft, &co, h->broke, mark);
+		if (more <= 0) {	/* none to mark (or -EOVERFLOW): every LID strictly */
+			rc = more == -ENOMEM ? more : 1;
 			break;
 		}
 		logf_(o, ROUTE_LOG_INFO, "incremental: %d more LIDs make a credit loop; merging "
@@ -621,8 +623,9 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	h.force = out->forced;
 	h.threads = o->threads;
+	h.broke = calloc((size_t)t->max_lid + 1, 1);
 	out->max_link_routes = 0;
-	rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
+	rc = h.broke ? rt_base_merge(t, c, o->base, out, &h, &keep, &n) : -ENOMEM;
 	ms[0] = ms_since(&t0);
 	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
@@ -644,6 +647,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	}
 	ms[1] = ms_since(&t0);	/* with a strict merge, the second merge too */
 	rt_merge_keep_free(&keep);
+	free(h.broke);
 	if (!rc) {
 		out->incremental = true;
 		out->kept_lids = n.intact;

@@ -564,6 +564,8 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		return 0;
 	}
 	m->lstrict = m->strict || (m->slid && m->slid[lid]);
+	if (m->broke)
+		m->broke[lid] = 1;
 	if (!m->again && !m->only && keep_lid(m, lid))
 		return -ENOMEM;
 	/* the entries into a lost link; then every switch whose base route
@@ -873,6 +875,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	struct mg m = { .t = t, .c = c, .base = base, .out = out, .ns = t->nswitches,
 			.ngroups = out->sl ? out->ngroups : 0, .strict = h->strict, .keep = keep,
 			.slid = h->strict_lid, .again = h->strict || h->strict_lid,
+			.broke = h->broke,
 			.only = h->only, .force = h->force, .bnode = h->bnode, .copy = h->copy,
 			.threads = h->threads };
 	const uint8_t *only = h->only;

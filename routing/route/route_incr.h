@@ -35,6 +35,7 @@ struct mg {
 	const uint8_t *slid;		/* [lid]: ... for these LIDs; NULL: none */
 	bool lstrict;			/* ... for the current LID */
 	bool again;			/* not the first merge: the keep is full */
+	uint8_t *broke;			/* rt_merge_how.broke */
 	unsigned threads;		/* route_opts.threads (route_mrows.c) */
 	uint8_t *bblk, *oblk;		/* rt_base_merge(): the base's and this pass's
 					 * columns of LFT_COLS LIDs (lft_cols_get()) ... */

@@ -299,6 +299,9 @@ struct rt_merge_how {
 	bool strict;
 	const uint8_t *strict_lid;	/* [lid]: those strictly, the others leniently;
 					 * NULL: none */
+	uint8_t *broke;			/* out, [lid]: 1 where the base's route met the
+					 * fault (merged, not kept or forced: what
+					 * strictness can change); NULL: not wanted */
 	const uint8_t *only, *force;	/* [lid]; NULL: none */
 	const uint32_t *bnode;		/* rt_base_nodes() */
 	struct rt_base_copy *copy;	/* with only: the base's table (its lft and

@@ -122,45 +122,61 @@ static void test_credit_loop_help(void **state)
  * and its own), so every edge by two.  The first edge of the loop as
  * reported, R0/2 -> R1/2, wins the tie: LIDs 3 and 12; taken out, no loop
  * is left.  Asked again on the same tables (as if routing those two
- * otherwise had not removed the edge), the next edge: 4 and 13.  Matched
- * by VL: LID 3 on SL 1 -> VL 1 leaves LID 12 alone on R0/2 -> R1/2 on VL
- * 0, the fewest: 12 only (by port alone it would be 3 and 12).  Both on
- * VL 1: no loop, nothing marked.
+ * otherwise had not removed the edge), that edge stays, being made by
+ * LIDs already marked: the next one, 4 and 13.  The same when LID 3 is
+ * not a candidate (the engine would not change it).  With no candidate,
+ * nothing.  Matched by VL: LID 3 on SL 1 -> VL 1 leaves LID 12 alone on
+ * R0/2 -> R1/2 on VL 0, the fewest: 12 only (by port alone it would be 3
+ * and 12).  Both on VL 1: no loop, nothing marked.
  */
+/* @mark holds LIDs @a and @b (0: none), nothing else. */
+static void expect_marked(const struct topo *t, const uint8_t *mark, uint32_t a, uint32_t b)
+{
+	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
+		assert_int_equal(mark[lid], lid == a || lid == b);
+}
+
 static void test_loop_lids(void **state)
 {
 	struct topo *t = ring();
 	struct lft *l = ring_lft(t);
 	uint8_t *mark = calloc(t->max_lid + 1, 1), *sl = calloc(t->max_lid + 1, 1);
-	uint8_t *sl2vl = malloc((size_t)t->nports * 16);
+	uint8_t *sl2vl = malloc((size_t)t->nports * 16), *cand = malloc(t->max_lid + 1);
 	struct chk_opts o;
 
 	(void)state;
 	assert_non_null(mark);
 	assert_non_null(sl);
 	assert_non_null(sl2vl);
+	assert_non_null(cand);
 	chk_opts_init(&o);
-	assert_int_equal(chk_loop_lids(t, l, &o, mark), 2);
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
-		assert_int_equal(mark[lid], lid == 3 || lid == 12);
-	assert_int_equal(chk_loop_lids(t, l, &o, mark), 2);
+	assert_int_equal(chk_loop_lids(t, l, &o, NULL, mark), 2);
+	expect_marked(t, mark, 3, 12);
+	assert_int_equal(chk_loop_lids(t, l, &o, NULL, mark), 2);
 	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
 		assert_int_equal(mark[lid], lid == 3 || lid == 12 || lid == 4 || lid == 13);
+	memset(mark, 0, t->max_lid + 1);
+	memset(cand, 1, t->max_lid + 1);
+	cand[3] = 0;
+	assert_int_equal(chk_loop_lids(t, l, &o, cand, mark), 2);
+	expect_marked(t, mark, 4, 13);
+	memset(mark, 0, t->max_lid + 1);
+	memset(cand, 0, t->max_lid + 1);
+	assert_int_equal(chk_loop_lids(t, l, NULL, cand, mark), 0);
+	expect_marked(t, mark, 0, 0);
 
 	for (size_t i = 0; i < (size_t)t->nports * 16; i++)
 		sl2vl[i] = (uint8_t)(i % 16);
 	o.sl2vl = sl2vl;
 	o.sl = sl;
 	sl[3] = 1;
-	memset(mark, 0, t->max_lid + 1);
-	assert_int_equal(chk_loop_lids(t, l, &o, mark), 1);
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
-		assert_int_equal(mark[lid], lid == 12);
+	assert_int_equal(chk_loop_lids(t, l, &o, NULL, mark), 1);
+	expect_marked(t, mark, 12, 12);
 	sl[12] = 1;
 	memset(mark, 0, t->max_lid + 1);
-	assert_int_equal(chk_loop_lids(t, l, &o, mark), 0);
-	for (uint32_t lid = 1; lid <= t->max_lid; lid++)
-		assert_int_equal(mark[lid], 0);
+	assert_int_equal(chk_loop_lids(t, l, &o, NULL, mark), 0);
+	expect_marked(t, mark, 0, 0);
+	free(cand);
 	free(sl2vl);
 	free(sl);
 	free(mark);
