@@ -31,7 +31,7 @@ const char cmd_route_help[] =
 	"                     [--classes default|FILE] [--jobs FILE]\n"
 	"                     [--no-tree-digits]\n"
 	"                     [--no-shift-refine] [--no-incremental] [--threads N] [--ibroute]\n"
-	"                     [--no-lfts-dump]\n"
+	"                     [--no-lfts-dump | --lfts-compact]\n"
 	"                     [--no-verify] [--check [--json]] [-q] [-v]\n"
 	"\n"
 	"Compute the forwarding tables of every switch (every LID of every CA port's\n"
@@ -97,6 +97,10 @@ const char cmd_route_help[] =
 	"                      stay in ffroute.lftb, which check reads and convert\n"
 	"                      turns into the dump (--lft DIR/ffroute.lftb\n"
 	"                      --to opensm-lfts)\n"
+	"      --lfts-compact  opensm-lfts.dump without the comment after each row's\n"
+	"                      port (about 11 bytes an entry: 1 GB there); OpenSM's\n"
+	"                      file engine loads it, each LID as written (the\n"
+	"                      comment's port GUID lets it follow a LID that moved)\n"
 	"      --no-verify     skip the checker (not recommended)\n"
 	"      --check         print the check report of what was written\n"
 	"  -j, --json          with --check: the report as JSON\n"
@@ -107,7 +111,8 @@ const char cmd_route_help[] =
 	"hard findings, 2 bad input or usage.\n";
 
 enum { OPT_LMC = 256, OPT_VL, OPT_RAILS, OPT_NON_TREE, OPT_NO_VERIFY, OPT_CHECK, OPT_WEIGHTS, OPT_NO_TREE,
-       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS, OPT_NO_INCR, OPT_NO_DUMP };
+       OPT_NO_SHIFT, OPT_THREADS, OPT_IBROUTE, OPT_CLASSES, OPT_JOBS, OPT_NO_INCR, OPT_NO_DUMP,
+       OPT_COMPACT };
 
 struct route_cli {
 	const char *fabric, *dir, *roles, *previous, *classes, *jobs;
@@ -115,7 +120,7 @@ struct route_cli {
 	struct route_tclass tc[CHK_TC_MAX];
 	enum ffr_format fmt;
 	unsigned lmc;
-	bool check, json, quiet, verbose, ibroute, no_dump;
+	bool check, json, quiet, verbose, ibroute, no_dump, compact;
 	bool no_incremental;	/* --previous gives places only */
 	struct route_opts ro;
 };
@@ -149,6 +154,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		{ "threads", required_argument, NULL, OPT_THREADS },
 		{ "ibroute", no_argument, NULL, OPT_IBROUTE },
 		{ "no-lfts-dump", no_argument, NULL, OPT_NO_DUMP },
+		{ "lfts-compact", no_argument, NULL, OPT_COMPACT },
 		{ "class-weights", required_argument, NULL, OPT_WEIGHTS },
 		{ "classes", required_argument, NULL, OPT_CLASSES },
 		{ "jobs", required_argument, NULL, OPT_JOBS },
@@ -209,6 +215,7 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		case OPT_CHECK: o->check = true; break;
 		case OPT_IBROUTE: o->ibroute = true; break;
 		case OPT_NO_DUMP: o->no_dump = true; break;
+		case OPT_COMPACT: o->compact = true; break;
 		case 'j': o->json = true; break;
 		case 'q': o->quiet = true; break;
 		case 'v': o->verbose = true; break;
@@ -222,6 +229,8 @@ static int parse(const struct cli_cmd *cmd, int argc, char **argv, struct route_
 		return cli_usage_error(cmd, "-o DIR is required");
 	if (o->no_incremental && !o->previous)
 		return cli_usage_error(cmd, "--no-incremental goes with --previous");
+	if (o->no_dump && o->compact)
+		return cli_usage_error(cmd, "--lfts-compact writes the dump --no-lfts-dump leaves out");
 	o->fabric = argv[optind];
 	return 0;
 }
@@ -281,6 +290,11 @@ static int w_topo(const struct topo *t, const struct route_out *r, FILE *fp)
 static int w_osm(const struct topo *t, const struct route_out *r, FILE *fp)
 {
 	return lft_write_osm(t, r->lft, fp);
+}
+
+static int w_osm_compact(const struct topo *t, const struct route_out *r, FILE *fp)
+{
+	return lft_write_osm_how(t, r->lft, true, fp);
 }
 
 static int w_bin(const struct topo *t, const struct route_out *r, FILE *fp)
@@ -366,13 +380,17 @@ static int mkdir_p(const char *dir)
  * On failure DIR keeps the previous run's set, which is consistent with
  * itself; never the new topology beside the old tables.
  */
+/* What write_all() writes as opensm-lfts.dump. */
+enum dump_how { DUMP_NONE, DUMP_FULL, DUMP_COMPACT };
+
 static int write_all(const char *dir, const struct topo *t, const struct route_out *ro,
-		     bool ibroute, bool dump)
+		     bool ibroute, enum dump_how dump)
 {
-	enum { ALWAYS, LAYERS, IBROUTE, CLASSES, DUMP };
+	enum { ALWAYS, LAYERS, IBROUTE, CLASSES, DUMP, COMPACT };
 	static const struct { const char *name; writer_fn fn; int when; } files[] = {
 		{ "fabric.topo", w_topo, ALWAYS },
 		{ "opensm-lfts.dump", w_osm, DUMP },
+		{ "opensm-lfts.dump", w_osm_compact, COMPACT },
 		{ "ffroute.lftb", w_bin, ALWAYS },
 		{ "ffroute.ibroute", w_ibroute, IBROUTE },
 		{ "ffroute.sl", w_sl, LAYERS },
@@ -395,7 +413,9 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 	}
 	for (unsigned i = 0; i < NFILES; i++) {
 		want[i] = files[i].when == ALWAYS || (files[i].when == LAYERS && ro->nvls > 1) ||
-			  (files[i].when == IBROUTE && ibroute) || (files[i].when == DUMP && dump) ||
+			  (files[i].when == IBROUTE && ibroute) ||
+			  (files[i].when == DUMP && dump == DUMP_FULL) ||
+			  (files[i].when == COMPACT && dump == DUMP_COMPACT) ||
 			  (files[i].when == CLASSES && ro->tcs.n);
 		path[i][0] = '\0';
 		if (rc || !want[i])
@@ -412,11 +432,15 @@ static int write_all(const char *dir, const struct topo *t, const struct route_o
 			rc = err;
 		}
 	}
-	for (unsigned i = 0; !rc && i < NFILES; i++)
-		if (!want[i]) {	/* no stale file of an earlier run */
-			snprintf(path[i], sizeof(path[i]), "%s/%s", dir, files[i].name);
+	for (unsigned i = 0; !rc && i < NFILES; i++) {	/* no stale file of an earlier run */
+		bool written = false;
+
+		for (unsigned k = 0; k < NFILES; k++)	/* the dump: two writers */
+			written |= want[k] && !strcmp(files[k].name, files[i].name);
+		snprintf(path[i], sizeof(path[i]), "%s/%s", dir, files[i].name);
+		if (!written)
 			remove(path[i]);
-		}
+	}
 	return rc;
 }
 
@@ -771,7 +795,8 @@ int cmd_route(const struct cli_cmd *cmd, int argc, char **argv)
 		if (route_run(in.t, &c, &o.ro, &ro)) {
 			rc = CLI_FINDINGS;	/* refused: the reason was logged */
 		} else {
-			rc = write_all(o.dir, in.t, &ro, o.ibroute, !o.no_dump) ||
+			rc = write_all(o.dir, in.t, &ro, o.ibroute, o.no_dump ? DUMP_NONE :
+				   o.compact ? DUMP_COMPACT : DUMP_FULL) ||
 			     write_base(o.dir, &in.base, &ro) ||
 			     write_jobs(o.dir, "", o.ro.jobs, in.t) ||
 			     write_jobs(o.dir, "/base", ro.base_in_force ? &in.bjobs : NULL, in.base.t)

@@ -119,6 +119,12 @@ struct topo_net_losses topo_net_losses(const struct topo *t);
 int topo_write_ibnd(const struct topo *t, FILE *fp);
 /** lft_write_osm - opensm-lfts.dump (loadable by OpenSM's file engine) */
 int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp);
+/**
+ * lft_write_osm_how - the same, or @compact: each row "0xLLLL PPP" alone,
+ * without the destination's type, port GUID and description (OpenSM's
+ * file engine loads it, each LID as written)
+ */
+int lft_write_osm_how(const struct topo *t, const struct lft *l, bool compact, FILE *fp);
 /** lft_write_ibroute - dump_lfts/ibroute-style dump */
 int lft_write_ibroute(const struct topo *t, const struct lft *l, FILE *fp);
 /** lft_write_bin - ffroute.lftb, one byte per entry (io_lftbin.c) */

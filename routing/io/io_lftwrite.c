@@ -5,6 +5,11 @@
  *   lft_write_osm      OpenSM's opensm-lfts.dump, byte for byte as OpenSM
  *                      3.3.23 writes it (osm_dump.c dump_ucast_lfts), so
  *                      OpenSM's "file" routing engine (lfts_file) loads it;
+ *                      compact, without the comment after each row's port
+ *                      (the destination's type, port GUID and description),
+ *                      about 11 bytes an entry instead of about 75: the file
+ *                      engine loads that too, each LID as written (the port
+ *                      GUID only lets it follow a LID that moved since);
  *   lft_write_ibroute  dump_lfts-style blocks as ibroute prints them.
  *
  * What OpenSM does, and these writers copy (checked against OpenSM 3.3.23
@@ -175,8 +180,11 @@ static int osm_suffixes(const struct topo *t, uint32_t top, struct osm_sfx *x)
 	return 0;
 }
 
-/* "0x%04x %03u # " into @o (LIDs up to 0xffff, ports up to 255); its length. */
-static size_t osm_prefix(char *o, uint32_t lid, unsigned port)
+/*
+ * "0x%04x %03u # " into @o (LIDs up to 0xffff, ports up to 255), or with
+ * @compact "0x%04x %03u\n", the whole row; its length.
+ */
+static size_t osm_prefix(char *o, uint32_t lid, unsigned port, bool compact)
 {
 	static const char hex[] = "0123456789abcdef";
 
@@ -190,10 +198,15 @@ static size_t osm_prefix(char *o, uint32_t lid, unsigned port)
 	o[7] = (char)('0' + port / 100);
 	o[8] = (char)('0' + port / 10 % 10);
 	o[9] = (char)('0' + port % 10);
+	if (compact) {
+		o[10] = '\n';
+		return 11;
+	}
 	memcpy(o + 10, " # ", 3);
 	return 13;
 }
 
+/* A switch's block; without @x (compact), rows without their comments. */
 static void osm_block(const struct topo *t, const struct lft *l, uint32_t sw, uint32_t top,
 		      const struct osm_sfx *x, FILE *fp)
 {
@@ -207,7 +220,7 @@ static void osm_block(const struct topo *t, const struct lft *l, uint32_t sw, ui
 		topo_node_lid(t, node), (unsigned long long)t->node_guid[node], desc);
 	for (uint32_t lid = 0; lid <= top; lid++) {
 		unsigned port = lft_get(l, sw, lid);
-		size_t sl = x->off[lid + 1] - x->off[lid];
+		size_t sl = x ? x->off[lid + 1] - x->off[lid] : 0;
 
 		if (port > nports)	/* OpenSM: port >= num_ports (incl. port 0) */
 			continue;
@@ -215,8 +228,9 @@ static void osm_block(const struct topo *t, const struct lft *l, uint32_t sw, ui
 			fwrite(buf, 1, n, fp);
 			n = 0;
 		}
-		n += osm_prefix(buf + n, lid, port);
-		memcpy(buf + n, x->text + x->off[lid], sl);	/* sl < 160 */
+		n += osm_prefix(buf + n, lid, port, !x);
+		if (x)
+			memcpy(buf + n, x->text + x->off[lid], sl);	/* sl < 160 */
 		n += sl;
 	}
 	fwrite(buf, 1, n, fp);
@@ -224,10 +238,11 @@ static void osm_block(const struct topo *t, const struct lft *l, uint32_t sw, ui
 }
 
 /**
- * lft_write_osm - write @l as OpenSM's opensm-lfts.dump
+ * lft_write_osm_how - write @l as OpenSM's opensm-lfts.dump (@compact:
+ * without the rows' comments)
  * Return: 0, -EINVAL (@l is not sized for @t), -ENOMEM, or -EIO.
  */
-int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp)
+int lft_write_osm_how(const struct topo *t, const struct lft *l, bool compact, FILE *fp)
 {
 	struct osm_sfx x = { 0 };
 	uint32_t n, top, *order;
@@ -237,13 +252,18 @@ int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp)
 		return -EINVAL;
 	order = switch_order(t, l, true, &n);
 	top = top_lid(t, l);
-	rc = !order ? -ENOMEM : top > 0xffff ? -EINVAL : osm_suffixes(t, top, &x);
+	rc = !order ? -ENOMEM : top > 0xffff ? -EINVAL : compact ? 0 : osm_suffixes(t, top, &x);
 	for (uint32_t i = 0; !rc && i < n; i++)
-		osm_block(t, l, order[i], top, &x, fp);
+		osm_block(t, l, order[i], top, compact ? NULL : &x, fp);
 	free(order);
 	free(x.text);
 	free(x.off);
 	return rc ? rc : fflush(fp) || ferror(fp) ? -EIO : 0;
+}
+
+int lft_write_osm(const struct topo *t, const struct lft *l, FILE *fp)
+{
+	return lft_write_osm_how(t, l, false, fp);
 }
 
 /* ibroute's destination column for @lid. */

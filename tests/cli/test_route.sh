@@ -25,7 +25,10 @@
 #      in one up*/down* order (no credit loop, the zone detours reported);
 #      a fabric cut in two is refused (the classification's reason) and
 #      nothing is written;
-#   6. --no-lfts-dump: ffroute.lftb alone, read by check and convert.
+#   6. --no-lfts-dump: ffroute.lftb alone, read by check and convert;
+#      --lfts-compact: the dump's rows alone ("0xLLLL PPP"), the same
+#      report from check once ffroute.lftb is gone, convert turns it into
+#      the full dump byte for byte; with --no-lfts-dump a usage error.
 # Needs jq.  Environment: FFROUTE, top_srcdir.  Exit 0 / 1 / 77.
 
 : "${FFROUTE:?FFROUTE not set}"
@@ -305,5 +308,20 @@ SMALL=$FAB/ff2-bridge-small.net
 	"$TMP/nd2/fabric.topo" 2>"$TMP/nd.err" && cmp -s "$TMP/nd2.dump" "$TMP/nd1/opensm-lfts.dump" &&
 	ok "convert --lft ffroute.lftb --to opensm-lfts: the dump route writes" ||
 	not_ok "convert from ffroute.lftb" "$TMP/nd.err"
+# --lfts-compact: rows without comments, read back as the full dump's tables
+"$FFROUTE" route "$SMALL" -o "$TMP/cp" -q --lfts-compact 2>"$TMP/cp.err" &&
+	rm "$TMP/cp/ffroute.lftb" &&
+	! grep -q '#' "$TMP/cp/opensm-lfts.dump" && grep -q '^0x0001 [0-9][0-9][0-9]$' "$TMP/cp/opensm-lfts.dump" &&
+	"$FFROUTE" check --json "$TMP/cp" 2>>"$TMP/cp.err" | jq -S 'del(.input)' >"$TMP/cp.json" &&
+	cmp -s "$TMP/nd1.json" "$TMP/cp.json" &&
+	"$FFROUTE" convert --lft "$TMP/cp/opensm-lfts.dump" --to opensm-lfts -o "$TMP/cp.dump" \
+		"$TMP/cp/fabric.topo" 2>>"$TMP/cp.err" && cmp -s "$TMP/cp.dump" "$TMP/nd1/opensm-lfts.dump" &&
+	ok "route --lfts-compact: rows alone; check's report and convert's dump are the full dump's" ||
+	not_ok "route --lfts-compact" "$TMP/cp.err"
+"$FFROUTE" route "$SMALL" -o "$TMP/cp2" -q --lfts-compact --no-lfts-dump 2>"$TMP/cp.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "lfts-compact" "$TMP/cp.err" && [ ! -e "$TMP/cp2" ] &&
+	ok "--lfts-compact with --no-lfts-dump: usage error, exit 2" ||
+	not_ok "--lfts-compact with --no-lfts-dump (exit $rc)" "$TMP/cp.err"
 
 tap_done
