@@ -26,9 +26,13 @@
  * or switch, this pass's entry replaces it, the others stay, if every
  * switch still reaches the LID without a loop (a leaf that lost a spine
  * sends that spine's destinations to the others, whose entries down are
- * the base's); else every switch whose base route meets the fault takes
- * this pass's entry (rt_base_merge); else the LID takes this pass's whole
- * column.  Up*down* and the VL rules are for the verification to judge.
+ * the base's) and by no longer a path than this pass's, which is shortest
+ * (an entry intact at a core may lead down into the spine that lost its
+ * link to the LID's leaf, which would detour: the switches whose path
+ * grew take this pass's entries too, longer()); else every switch whose
+ * base route meets the fault takes this pass's entry (rt_base_merge);
+ * else the LID takes this pass's whole column.  Up*down* and the VL rules
+ * are for the verification to judge.
  *
  * Which LIDs the fault broke and whether the fabric is the base minus
  * something: route_broken.c.
@@ -268,15 +272,73 @@ static bool own_path(struct mg *m, uint32_t s)
 }
 
 /*
+ * Switch hops from every switch to the LID following @col, which
+ * delivers it (delivers()), into @len; INT32_MAX where @col does not.
+ */
+static void col_hops(const struct mg *m, const uint8_t *col, int32_t *len)
+{
+	uint32_t *stk = m->stk;
+
+	for (uint32_t s = 0; s < m->ns; s++)
+		len[s] = -1;	/* not walked yet */
+	for (uint32_t s0 = 0; s0 < m->ns; s0++) {
+		uint32_t n = 0, s = s0;
+		int32_t d;
+
+		while (s != TOPO_NONE && len[s] == -1 && n <= m->ns) {
+			len[s] = -2;	/* on this walk: a loop if met again */
+			stk[n++] = s;
+			s = rt_next_sw(m, s, col[s]);
+		}
+		d = s == TOPO_NONE ? -1 : len[s] < 0 ? INT32_MAX : len[s];
+		while (n) {
+			d = d == INT32_MAX ? d : d + 1;
+			len[stk[--n]] = d;
+		}
+	}
+}
+
+/*
+ * Switches whose path in the merged column m->try is longer than this
+ * pass's own route (shortest on this fabric): a base route intact at a
+ * switch may lead into one that lost its way and detours there (a core
+ * sending a leaf's LIDs down to the spine that lost its link to that
+ * leaf).  Such a switch takes this pass's entry (balanced), then this
+ * pass's whole path; sets *@grew when a mark is new.  Whether there was
+ * one.
+ */
+static bool longer(struct mg *m, bool *grew)
+{
+	int32_t *a = m->len, *b = m->len + m->ns;
+	bool any = false;
+
+	col_hops(m, m->try, a);
+	col_hops(m, m->own, b);
+	for (uint32_t s = 0; s < m->ns; s++) {
+		if (b[s] == INT32_MAX || a[s] <= b[s])
+			continue;
+		any = true;
+		if (m->dead[s]) {
+			*grew |= own_path(m, s);
+		} else {
+			m->dead[s] = 1;
+			*grew = true;
+		}
+	}
+	return any;
+}
+
+/*
  * The column m->dead gives; strict, once every switch's path is the
  * base's, this pass's or plain: a switch whose path is a mix takes this
- * pass's entry (balanced), then this pass's whole path.  If it delivers,
- * write it to the tables, count its use and return true.
+ * pass's entry (balanced), then this pass's whole path; and the same for
+ * a switch whose path is longer than this pass's (longer()).  If it
+ * delivers, write it to the tables, count its use and return true.
  */
 static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 {
 	for (;;) {
-		bool mixed = false, grew = false;
+		bool bad = false, grew = false;
 
 		build(m, lid, tc);
 		if (!delivers(m, m->try, lid, m->st))
@@ -284,7 +346,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 		for (uint32_t s = 0; m->lstrict && s < m->ns; s++) {
 			if (path_kind(m, s))
 				continue;
-			mixed = true;
+			bad = true;
 			if (m->dead[s]) {
 				grew |= own_path(m, s);
 			} else {
@@ -292,7 +354,9 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 				grew = true;
 			}
 		}
-		if (!mixed)
+		if (!bad)
+			bad = longer(m, &grew);
+		if (!bad)
 			break;
 		if (!grew)
 			return false;
@@ -378,7 +442,7 @@ static bool base_groups(struct mg *m, int *rc)
  * A zone no CA of this pass's shows keeps its number (SLs into it are
  * then on switch LIDs, and the verification judges them).
  */
-static uint8_t sl_xlate(const struct mg *m, uint8_t v)
+uint8_t rt_sl_xlate(const struct mg *m, uint8_t v)
 {
 	uint32_t nz = m->c->nzones;
 	uint8_t z;
@@ -395,7 +459,7 @@ static uint8_t sl_xlate(const struct mg *m, uint8_t v)
 /* The base's SL from group @g to @lid, in this pass's zone numbers. */
 static uint8_t base_sl(const struct mg *m, uint32_t g)
 {
-	return sl_xlate(m, m->bsblk[(size_t)m->bgroup[g] * LFT_COLS + m->bk]);
+	return rt_sl_xlate(m, m->bsblk[(size_t)m->bgroup[g] * LFT_COLS + m->bk]);
 }
 
 /* Whether @lid is routed in the rooted layer (SL 13 from some group) here or in the base. */
@@ -510,7 +574,7 @@ static int keep_lid(struct mg *m, uint32_t lid)
 	return 0;
 }
 
-/* Put back the columns keep_lid() or copy_base() kept: this pass's tables before the merge. */
+/* Put back the columns keep_lid() or rt_copy_base() kept: this pass's tables before the merge. */
 static void restore(struct mg *m)
 {
 	const struct rt_merge_keep *k = m->keep;
@@ -583,163 +647,6 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	return 0;
 }
 
-/* copy_base()'s rows of the SL table. */
-struct copy {
-	struct mg *m;
-	const uint32_t *gone;		/* the LIDs absent */
-	uint32_t ngone, snl, nl;	/* the base's rows' LIDs here, every one */
-	uint8_t *sl;			/* the merged table: a new one when this pass's
-					 * has a column per LID (cols), else that one */
-	bool cols;
-	uint8_t xl[256];		/* the base's SL -> this pass's (sl_xlate()) */
-	bool same;			/* xl is the identity */
-};
-
-/*
- * Group @g's row of the SL table: this pass's SLs of the LIDs to merge
- * into the keep, the base's row (where a node of the group is the base's;
- * else this pass's row as it routed every LID: a zone's SLs, none from a
- * switch), those SLs back.
- */
-static void copy_row(const struct copy *x, uint32_t g)
-{
-	struct mg *m = x->m;
-	const struct rt_merge_keep *k = m->keep;
-	const struct route_out *bo = m->bo;
-	const uint8_t *own = m->out->sl + (size_t)g * m->out->nlids;
-	uint8_t *row = x->sl + (size_t)g * x->nl;
-	uint8_t *kept = k->col + (size_t)(m->ns + g) * k->n;
-
-	for (uint32_t i = 0; i < k->n; i++)
-		kept[i] = own[x->cols ? i : k->lid[i]];
-	if (bo && m->bgroup[g] != UINT32_MAX) {
-		const uint8_t *from = bo->sl + (size_t)m->bgroup[g] * bo->nlids;
-
-		if (x->cols) {	/* LID 0 and those past the base's: none, or put back */
-			row[0] = 0;
-			memset(row + x->snl, 0, x->nl - x->snl);
-		}
-		if (x->same)
-			memcpy(row + 1, from + 1, x->snl - 1);
-		for (uint32_t lid = 1; !x->same && lid < x->snl; lid++)
-			row[lid] = x->xl[from[lid]];
-		for (uint32_t i = 0; i < x->ngone; i++)
-			row[x->gone[i]] = 0;	/* as this pass has them */
-	} else if (x->cols && g <= m->c->nzones && m->out->nvls >= 2) {
-		rt_sl_zone_row(m->t, m->c, g, row);
-	} else if (x->cols) {
-		memset(row, 0, x->nl);
-	}
-	for (uint32_t i = 0; i < k->n; i++)
-		row[k->lid[i]] = kept[i];
-}
-
-static void copy_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
-{
-	(void)half;
-	for (uint32_t g = lo; g < hi; g++)
-		copy_row(ctx, g);
-}
-
-/*
- * The LFT: rt_base_copy_start()'s table, made while this pass routed.
- * This pass's entries of the LIDs to merge (its table has a column per
- * such LID; a whole one after the single-order fallback) go to the keep,
- * the base's to m->bcols; the table becomes the one merged.
- */
-static int take_copy(struct mg *m)
-{
-	struct rt_base_copy *bc = m->copy;
-	struct rt_merge_keep *k = m->keep;
-	struct route_out *o = m->out;
-	const struct lft *l = o->lft;
-	size_t w = (size_t)m->ns + m->ngroups;
-	int rc = bc ? rt_base_copy_wait(bc) : -EINVAL;
-
-	if (rc == -EINVAL)
-		snprintf(o->mode_why, sizeof(o->mode_why), "a switch is not the base's");
-	if (!rc && (l->nsw != m->ns || l->nlids != (o->only_cols ? bc->n + 1 : m->t->max_lid + 1))) {
-		snprintf(o->mode_why, sizeof(o->mode_why), "internal error: the pass's table is "
-			 "not the one the merge was made for");
-		rc = -EINVAL;
-	}
-	if (!rc && !(k->col = malloc(w * bc->n + 1)))
-		rc = -ENOMEM;
-	if (rc)
-		return rc;
-	k->lid = bc->lid, k->n = k->cap = bc->n;
-	m->bcols = bc->bcols;
-	m->bscols = m->bo == m->base->out ? bc->bscols : NULL;	/* else the base's SLs unread */
-	bc->lid = NULL, bc->bcols = NULL;
-	if (m->bscols)
-		bc->bscols = NULL;
-	for (uint32_t s = 0; s < m->ns; s++) {
-		const uint8_t *row = l->port + (size_t)s * l->nlids;
-		uint8_t *kept = k->col + (size_t)s * k->n;
-
-		if (o->only_cols)
-			memcpy(kept, row, k->n);
-		for (uint32_t i = 0; !o->only_cols && i < k->n; i++)
-			kept[i] = row[k->lid[i]];
-	}
-	lft_free(o->lft);
-	o->lft = bc->lft;
-	bc->lft = NULL;
-	o->only_cols = false;
-	o->routes += bc->routes;	/* this pass counted those it routed */
-	return 0;
-}
-
-/*
- * The base's tables wherever they are intact (rt_base_broken()): its LFT
- * (take_copy()), then the SLs of every group the base knows, except the
- * columns of the LIDs to merge, which this pass routed: row by row (a
- * column would touch a row per group), kept in m->keep, the base's row
- * copied, put back.  When this pass's SL table has a column per LID, into
- * a new one.  The rows on two threads.  0, -ENOMEM, or -EINVAL when the
- * LFT was made for another pass.
- */
-static int copy_base(struct mg *m)
-{
-	const struct route_out *bo = m->bo;
-	struct route_out *o = m->out;
-	struct copy x = { .m = m, .same = true, .nl = m->t->max_lid + 1, .sl = o->sl,
-			  .cols = o->only_cols && o->sl };
-	uint32_t *gone = NULL;
-	int rc;
-
-	rt_merge_keep_free(m->keep);
-	m->keep->rows = true;
-	if (x.cols && !(x.sl = malloc((size_t)m->ngroups * x.nl + 1)))
-		return -ENOMEM;
-	rc = take_copy(m);
-	if (!rc && !(gone = malloc(((size_t)m->t->max_lid + 1) * sizeof(*gone))))
-		rc = -ENOMEM;
-	if (rc) {
-		if (x.cols)
-			free(x.sl);
-		return rc;
-	}
-	for (uint32_t lid = 1; lid <= m->t->max_lid; lid++)	/* LIDs absent */
-		if (m->t->lid_port[lid] == TOPO_NONE)
-			gone[x.ngone++] = lid;
-	for (unsigned v = 0; bo && v < 256; v++) {
-		x.xl[v] = sl_xlate(m, (uint8_t)v);
-		x.same &= x.xl[v] == v;
-	}
-	x.gone = gone;
-	x.snl = bo && x.nl < bo->nlids ? x.nl : bo ? bo->nlids : 0;
-	ffr_split2(m->threads, m->ngroups, 64, copy_rows, &x);
-	free(gone);
-	if (x.cols) {
-		free(o->sl);
-		o->sl = x.sl;
-		o->nlids = x.nl;
-	}
-	return 0;
-}
-
-
 /* The base's columns of @lids[0..n) into m->bblk, row by row (lft_cols_get() by base ordinal). */
 static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
 {
@@ -783,7 +690,7 @@ static uint64_t turn_routes(const struct mg *m)
 
 /*
  * The columns of the @nb LIDs to merge from the @i-th on, from what
- * copy_base() kept row by row (m->bcols; this pass's entries and SLs in
+ * rt_copy_base() kept row by row (m->bcols; this pass's entries and SLs in
  * m->keep): contiguous reads, where the tables' rows take one a column.
  */
 static void kept_cols(struct mg *m, uint32_t i, uint32_t nb)
@@ -829,7 +736,7 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
 		}
 		if (nb < LFT_COLS && lid <= t->max_lid)
 			continue;
-		if (m->bcols)	/* copy_base() kept them row by row */
+		if (m->bcols)	/* rt_copy_base() kept them row by row */
 			kept_cols(m, nk, nb);
 		else
 			base_cols(m, lids, nb);
@@ -865,8 +772,8 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
  * merge_rows()).  Counts the LIDs intact, patched (either middle way) and
  * re-routed.  Following a patched column from any switch takes this
  * pass's entries until it meets a switch whose base route is whole, then
- * that route: it delivers, and minimally (no path of the fabric is
- * shorter than the base's, which is still there).  0 or -ENOMEM.
+ * that route: it delivers, and from no switch by a longer path than this
+ * pass's (longer()).  0 or -ENOMEM.
  */
 int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_base *base,
 		  struct route_out *out, const struct rt_merge_how *h,
@@ -890,9 +797,12 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	m.tcl = malloc((size_t)t->max_lid + 1);
 	m.col = malloc(4 * ns + 1);
 	m.st = calloc(2 * ns + 1, 1);
+	m.len = malloc((2 * ns + 1) * sizeof(*m.len));
+	m.stk = malloc((ns + 2) * sizeof(*m.stk));
 	m.bblk = malloc(2 * ns * LFT_COLS + 1);
 	m.oblk = m.bblk ? m.bblk + ns * LFT_COLS : NULL;
-	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st && m.bblk ? 0 : -ENOMEM;
+	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st && m.len && m.stk && m.bblk ?
+	     0 : -ENOMEM;
 	memset(n, 0, sizeof(*n));
 	if (!rc) {
 		m.own = m.col + ns;
@@ -912,7 +822,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
 		m.tcl[lid] = t->lid_port[lid] != TOPO_NONE ? (uint8_t)lid_class(t, c, lid) : 0xff;
 	if (!rc && only && !m.again)
-		rc = copy_base(&m);
+		rc = rt_copy_base(&m);
 	else if (!rc && m.again)
 		restore(&m);	/* this pass's tables, as before the first merge */
 	if (!rc && rows && !(rc = rt_rows_begin(&m, &rw)))
@@ -938,5 +848,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	free(m.tcl);
 	free(m.col);
 	free(m.st);
+	free(m.len);
+	free(m.stk);
 	return rc;
 }

@@ -30,6 +30,8 @@ struct mg {
 	uint8_t *tcl;			/* [lid]: its traffic class, 0xff none */
 	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
 						 * the merged column, dead, scratch (2 x) */
+	int32_t *len;			/* [2 x switch]: hops (longer()) ... */
+	uint32_t *stk;			/* ... [switch + 1]: a walk */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
 	const uint8_t *slid;		/* [lid]: ... for these LIDs; NULL: none */
@@ -113,5 +115,14 @@ void rt_rows_done(struct rt_rows *rw, uint32_t lid);
 int rt_rows_end(struct mg *m, struct rt_rows *rw);
 /* rt_rows_free - stop and release (after either; twice is fine) */
 void rt_rows_free(struct rt_rows *rw);
+
+/* rt_sl_xlate - the base's SL @v in this pass's zone numbers (route_incr.c) */
+uint8_t rt_sl_xlate(const struct mg *m, uint8_t v);
+/*
+ * rt_copy_base - the base's tables wherever they are intact, this pass's
+ * columns of the LIDs to merge into m->keep (route_icopy.c); 0, -ENOMEM or
+ * -EINVAL
+ */
+int rt_copy_base(struct mg *m);
 
 #endif
