@@ -272,10 +272,13 @@ static bool own_path(struct mg *m, uint32_t s)
 }
 
 /*
- * Switch hops from every switch to the LID following @col, which
- * delivers it (delivers()), into @len; INT32_MAX where @col does not.
+ * Switch hops from every switch to @lid following @col, into @len:
+ * INT32_MAX where @col does not deliver it (a loop, or a dead end: no
+ * entry, a lost link, another node).  With @meet, also whether the path
+ * from the switch meets one m->dead marks.
  */
-static void col_hops(const struct mg *m, const uint8_t *col, int32_t *len)
+static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32_t *len,
+		     uint8_t *meet)
 {
 	uint32_t *stk = m->stk;
 
@@ -284,38 +287,49 @@ static void col_hops(const struct mg *m, const uint8_t *col, int32_t *len)
 	for (uint32_t s0 = 0; s0 < m->ns; s0++) {
 		uint32_t n = 0, s = s0;
 		int32_t d;
+		bool mt;
 
-		while (s != TOPO_NONE && len[s] == -1 && n <= m->ns) {
+		while (s != TOPO_NONE && len[s] == -1) {
 			len[s] = -2;	/* on this walk: a loop if met again */
-			stk[n++] = s;
+			stk[n++] = s;	/* each switch once: n <= ns */
 			s = rt_next_sw(m, s, col[s]);
 		}
-		d = s == TOPO_NONE ? -1 : len[s] < 0 ? INT32_MAX : len[s];
+		if (s == TOPO_NONE)	/* the last switch delivers, or ends nowhere */
+			d = hop_ok(m, stk[n - 1], lid, col[stk[n - 1]]) ? -1 : INT32_MAX;
+		else
+			d = len[s] < 0 ? INT32_MAX : len[s];
+		mt = s != TOPO_NONE && meet && len[s] >= 0 && meet[s];
 		while (n) {
+			s = stk[--n];
 			d = d == INT32_MAX ? d : d + 1;
-			len[stk[--n]] = d;
+			len[s] = d;
+			mt = mt || m->dead[s];
+			if (meet)
+				meet[s] = mt;
 		}
 	}
 }
 
 /*
- * Switches whose path in the merged column m->try is longer than this
- * pass's own route (shortest on this fabric): a base route intact at a
- * switch may lead into one that lost its way and detours there (a core
- * sending a leaf's LIDs down to the spine that lost its link to that
+ * Switches whose path in the merged column m->try meets a switch that
+ * takes this pass's entry and is longer than this pass's route
+ * (m->len + ns: col_hops() of m->own, by merge_lid()): a base route intact
+ * at a switch may lead into one that lost its way and detours there (a
+ * core sending a leaf's LIDs down to the spine that lost its link to that
  * leaf).  Such a switch takes this pass's entry (balanced), then this
  * pass's whole path; sets *@grew when a mark is new.  Whether there was
- * one.
+ * one.  A path that meets no such switch is the base's whole, which this
+ * pass's may beat only by a detour of the base's own (jobs, zones): kept.
  */
-static bool longer(struct mg *m, bool *grew)
+static bool longer(struct mg *m, uint32_t lid, bool *grew)
 {
 	int32_t *a = m->len, *b = m->len + m->ns;
+	uint8_t *meet = m->st + m->ns;	/* delivers() uses the first half */
 	bool any = false;
 
-	col_hops(m, m->try, a);
-	col_hops(m, m->own, b);
+	col_hops(m, m->try, lid, a, meet);
 	for (uint32_t s = 0; s < m->ns; s++) {
-		if (b[s] == INT32_MAX || a[s] <= b[s])
+		if (!meet[s] || b[s] == INT32_MAX || a[s] <= b[s])
 			continue;
 		any = true;
 		if (m->dead[s]) {
@@ -355,7 +369,7 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 			}
 		}
 		if (!bad)
-			bad = longer(m, &grew);
+			bad = longer(m, lid, &grew);
 		if (!bad)
 			break;
 		if (!grew)
@@ -628,6 +642,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		return 0;
 	}
 	m->lstrict = m->strict || (m->slid && m->slid[lid]);
+	col_hops(m, m->own, lid, m->len + m->ns, NULL);	/* for longer() */
 	if (m->broke)
 		m->broke[lid] = 1;
 	if (!m->again && !m->only && keep_lid(m, lid))

@@ -31,7 +31,7 @@ struct mg {
 	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
 						 * the merged column, dead, scratch (2 x) */
 	int32_t *len;			/* [2 x switch]: hops (longer()) ... */
-	uint32_t *stk;			/* ... [switch + 1]: a walk */
+	uint32_t *stk;			/* ... [switch + 2]: a walk */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */
 	const uint8_t *slid;		/* [lid]: ... for these LIDs; NULL: none */
@@ -44,7 +44,7 @@ struct mg {
 	uint8_t *sblk, *bsblk;		/* ... and SLs: this pass's [group], the base's
 					 * [base group] ... */
 	uint32_t bk;			/* ... the current LID's */
-	uint8_t *bcols;			/* copy_base(): the base's entries of the LIDs
+	uint8_t *bcols;			/* rt_copy_base(): the base's entries of the LIDs
 					 * to merge, [switch][keep->lid index]; NULL:
 					 * read the base's rows (base_cols()) ... */
 	uint8_t *bscols;		/* ... and SLs, [base group][index]; NULL: read

@@ -264,7 +264,7 @@ struct rt_merge_keep {
 	uint32_t *lid;
 	uint8_t *col;	/* per LID: an entry per switch, then an SL per group;
 			 * with rows, per switch then per group: an entry per LID */
-	bool rows;	/* lid[] ascending, col row by row (copy_base()) */
+	bool rows;	/* lid[] ascending, col row by row (rt_copy_base()) */
 };
 /*
  * The base's table on this fabric, made on a thread of its own while a
