@@ -22,12 +22,14 @@
 #   4. routes that turn, kept from the base (their SLs and the turn rows
 #      with them): a spine of the SuperPOD-style tree with SHARP nodes
 #      fails, a leaf-spine link of the full hetero fabric (subtrees below
-#      spines) and of another generator's issue-size Fire-Flyer 2 (a
-#      storage leaf's; the spine it lost turns through a leaf): each
-#      incremental (they were routed from scratch: 1,003, 2,808 and 55,861
-#      entries moved; now 391, 119 and 277), under 500, 300 and 300
-#      entries move, no credit loop, loop, black hole or slowed pair, and
-#      the healed tables are the healthy ones; spine 0x248a07033781b3ac of
+#      spines), of another generator's issue-size Fire-Flyer 2 (a
+#      storage leaf's; the spine it lost turns through a leaf) and of a
+#      real one, Selene's storage network: each incremental (the first
+#      three were routed from scratch: 1,003, 2,808 and 55,861 entries
+#      moved; then 391, 119 and 277), under 500, 300, 300 and 300 entries
+#      move, no credit loop, loop, black hole or slowed pair, and the
+#      healed tables are the healthy ones; on Selene every route is still
+#      shortest (non_minimal 0; the merge used to leave 31 detours); spine 0x248a07033781b3ac of
 #      the SuperPOD-style tree fails: every route is still shortest
 #      (non_minimal 0); then a second spine fails too and the first comes
 #      back: LFTs and SLs are those of the second failing alone from the
@@ -235,6 +237,14 @@ turns hetfull "$TMP/hetfull.net" link 300
 python3 "$top_srcdir/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$TMP/ff2big.topo" ||
 	not_ok "gen_foreign.py ff2"
 turns ff2big "$TMP/ff2big.topo" link 300
+# a real fabric, Selene's storage network (160 switches, 3 levels): a
+# leaf-spine link fails; every route still shortest (the merge used to
+# leave 31 detours there)
+turns sel "$top_srcdir/tests/data/real/ufm_sdk_3.0__selene.storage.txt" link 300
+"$FFROUTE" check "$TMP/sel-x" >"$TMP/sel-x.chk" 2>&1
+grep -q -E "^ *non_minimal +0$" "$TMP/sel-x.chk" &&
+	ok "sel: link fails: every route still shortest (non_minimal 0)" ||
+	not_ok "sel: link fails: non-minimal routes" "$TMP/sel-x.chk"
 # every route still shortest: the merge lets no switch's path grow longer
 # than this pass's (the lenient merge used to detour 20 routes there)
 "$FFROUTE" check "$TMP/sp-x" 2>&1 | grep -q -E "^ *non_minimal +0$" &&
