@@ -353,7 +353,7 @@ static inline void edge(struct inject *in, struct edge_set *es, const struct top
 		in->bad = true;
 }
 
-void chk_walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
+static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
 		       const uint8_t *l_have, const struct chk_opts *o, struct inject *in,
 		       const struct inj_list *li, uint32_t g, unsigned k, uint32_t lid,
 		       struct edge_set *es)
@@ -394,6 +394,18 @@ void chk_walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
 	}
 }
 
+void chk_walk_lid(const struct topo *t, const uint8_t *col, const uint8_t *ok,
+		  const struct lft *l, const struct chk_opts *o, struct inject *in,
+		  const struct inj_list *li, uint32_t lid, struct edge_set *es)
+{
+	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
+
+	in->stamp++;
+	for (uint32_t x = 0; x < li->ngs; x++)	/* groups without one: no walk */
+		for (unsigned c = 0; c < nk; c++)
+			walk_edges(t, col, ok, l->have, o, in, li, li->gs[x], c, lid, es);
+}
+
 /*
  * CDG edges of CA-injected routes (@sw false) or of switch-injected ones:
  * every LID in blocks of LFT_COLS, or with @next the blocks that cursor
@@ -405,7 +417,6 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 {
 	uint8_t *blk = in->blk;
 	uint32_t lids[LFT_COLS];
-	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
 	const struct inj_list *li = sw ? &in->self : &in->ca;
 
 	for (uint32_t lid0 = next ? atomic_fetch_add(next, LFT_COLS) : 1; lid0 <= t->max_lid;
@@ -418,11 +429,7 @@ static int collect_edges(const struct topo *t, const struct lft *l, const uint8_
 		for (uint32_t k = 0; k < n; k++) {
 			if (t->lid_port[lids[k]] == TOPO_NONE)
 				continue;
-			in->stamp++;
-			for (uint32_t x = 0; x < li->ngs; x++)	/* groups without one: no walk */
-				for (unsigned c = 0; c < nk; c++)
-					chk_walk_edges(t, blk + k, ok, l->have, o, in, li, li->gs[x], c,
-						   lids[k], es);
+			chk_walk_lid(t, blk + k, ok, l, o, in, li, lids[k], es);
 		}
 	}
 	return 0;
@@ -846,7 +853,6 @@ int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t 
 {
 	atomic_uint *next = sh ? &sh->next : NULL;
 	struct inject in;
-	unsigned nk = o && o->sl && o->tcs && o->tcs->n ? o->tcs->n : 1;
 	int sls = sh ? atomic_load(&sh->sls) : -1;
 	bool bad;
 	int rc;
@@ -868,11 +874,7 @@ int chk_cdg_since_from(const struct topo *t, const struct lft *l, const uint8_t 
 		for (uint32_t k = 0; k < nb && !in.bad; k++) {
 			if (t->lid_port[lids[i + k]] == TOPO_NONE)
 				continue;
-			in.stamp++;
-			for (uint32_t x = 0; x < in.ca.ngs; x++)
-				for (unsigned c = 0; c < nk; c++)
-					chk_walk_edges(t, in.blk + k, ok, l->have, o, &in, &in.ca,
-						   in.ca.gs[x], c, lids[i + k], NULL);
+			chk_walk_lid(t, in.blk + k, ok, l, o, &in, &in.ca, lids[i + k], NULL);
 		}
 	}
 	bad = in.bad;

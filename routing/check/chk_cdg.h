@@ -108,14 +108,14 @@ int chk_inject_init(const struct topo *t, const struct chk_opts *o, uint16_t sls
 		    struct inject *in);
 void chk_inject_free(struct inject *in);
 /*
- * The edges of group @g's routes of traffic class @k toward @lid (its
- * column of a column block @col) from every injection point of @li: into
- * @es, or as @in says (a trace's order, a loop's edges).
+ * The edges of every source group's and traffic class's routes toward
+ * @lid (its column of a column block @col, as lft_cols_get() gives it
+ * from @l) from the injection points of @li: into @es, or as @in says (a
+ * trace's order, a loop's edges).  One stamp of @in's memo per call.
  */
-void chk_walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *ok,
-		    const uint8_t *l_have, const struct chk_opts *o, struct inject *in,
-		    const struct inj_list *li, uint32_t g, unsigned k, uint32_t lid,
-		    struct edge_set *es);
+void chk_walk_lid(const struct topo *t, const uint8_t *col, const uint8_t *ok,
+		  const struct lft *l, const struct chk_opts *o, struct inject *in,
+		  const struct inj_list *li, uint32_t lid, struct edge_set *es);
 /*
  * The cycles of the CDG made of @es, reported as @kind into @r; with @tr
  * its order when acyclic; with @hit, each cycle's edges there instead of

@@ -7,7 +7,7 @@
  * Why.  A loop needs every one of its edges; one edge gone breaks it.
  * So per loop (one shortest cycle per cyclic component of the CDG, as
  * chk_cdg.c reports them) the LIDs whose walks make each edge are found,
- * matched by channel and VL at both ends (chk_walk_edges() told the
+ * matched by channel and VL at both ends (chk_walk_lid() told the
  * edges to look for).  An edge that a LID the engine will not route
  * otherwise also makes (one marked in an earlier call, whose routes are
  * already the other ones, or one not among the candidates) stays; of the
@@ -81,7 +81,6 @@ static uint32_t cut_loops(const struct topo *t, const struct loop_edges *h,
 static int loop_step(const struct topo *t, const struct lft *l, const struct chk_opts *co,
 		     struct chk_cdg *g, uint64_t *made, uint8_t *st, uint8_t *mark, uint32_t *n)
 {
-	unsigned nk = co->sl && co->tcs && co->tcs->n ? co->tcs->n : 1;
 	struct loop_edges h;
 	struct inject in = { 0 };
 	uint32_t ncyc = 0, lids[LFT_COLS];
@@ -105,11 +104,7 @@ static int loop_step(const struct topo *t, const struct lft *l, const struct chk
 			made[lids[k]] = in.hmask = 0;
 			if (t->lid_port[lids[k]] == TOPO_NONE)
 				continue;
-			in.stamp++;
-			for (uint32_t x = 0; x < in.ca.ngs; x++)
-				for (unsigned c = 0; c < nk; c++)
-					chk_walk_edges(t, in.blk + k, NULL, l->have, co, &in, &in.ca,
-						       in.ca.gs[x], c, lids[k], NULL);
+			chk_walk_lid(t, in.blk + k, NULL, l, co, &in, &in.ca, lids[k], NULL);
 			made[lids[k]] = in.hmask;
 		}
 	}
