@@ -29,15 +29,17 @@
  * the base's) and by no longer a path than this pass's, which is shortest
  * (an entry intact at a core may lead down into the spine that lost its
  * link to the LID's leaf, which would detour: the switches whose path
- * grew take this pass's entries too, longer()); else every switch whose
- * base route meets the fault takes this pass's entry (rt_base_merge);
+ * grew take this pass's entries too, longer()); else the switches one
+ * hop above those take this pass's entries too, one hop further at a
+ * time (patch()), then every switch whose base route meets the fault;
  * else the LID takes this pass's whole column.  Up*down* and the VL rules
  * are for the verification to judge.
  *
  * Which LIDs the fault broke and whether the fabric is the base minus
  * something: route_broken.c.
  *
- * Cost: O(switches x LIDs) to merge.
+ * Cost: O(switches x LIDs) to merge, times the hops of a broken route
+ * where patch() climbs it.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -383,6 +385,47 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 	return true;
 }
 
+/*
+ * Mark in m->dead every switch whose base entry (m->col) leads straight
+ * into a switch already marked: one hop up the broken routes at a time,
+ * so that a core whose entry leads down into a spine that lost its link
+ * takes its own way down, and the leaves above it keep theirs (a leaf
+ * changes only where no switch nearer the fault can mend its route).
+ * True if that added any.
+ */
+static bool one_hop_above(struct mg *m)
+{
+	uint8_t *add = m->st;	/* this round's marks: a mark made now is not met again */
+	bool more = false;
+
+	for (uint32_t s = 0; s < m->ns; s++) {
+		uint32_t w = m->dead[s] ? TOPO_NONE : rt_next_sw(m, s, m->col[s]);
+
+		add[s] = w != TOPO_NONE && m->dead[w];
+		more |= add[s];
+	}
+	for (uint32_t s = 0; s < m->ns; s++)
+		if (add[s])
+			m->dead[s] = 1;
+	return more;
+}
+
+/*
+ * take_own() on m->dead, then with the switches above it marked too, one
+ * hop further up at a time (one_hop_above()), then with every switch
+ * whose base route meets a marked one (broken_above()).  Whether one
+ * delivered.
+ */
+static bool patch(struct mg *m, uint32_t lid, unsigned tc)
+{
+	if (take_own(m, lid, tc))
+		return true;
+	while (one_hop_above(m))
+		if (take_own(m, lid, tc))
+			return true;
+	return broken_above(m, m->col, m->dead, m->st) && take_own(m, lid, tc);
+}
+
 /* Traffic class of the destination of @lid. */
 static unsigned lid_class(const struct topo *t, const struct cls *c, uint32_t lid)
 {
@@ -649,9 +692,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		return -ENOMEM;
 	/* the entries into a lost link; then every switch whose base route
 	 * meets one; then this pass's whole column */
-	if (!rooted(m, lid) &&
-	    (take_own(m, lid, tc) ||
-	     (broken_above(m, m->col, m->dead, m->st) && take_own(m, lid, tc)))) {
+	if (!rooted(m, lid) && patch(m, lid, tc)) {
 		n->patched++;
 	} else {
 		n->rerouted++;
