@@ -5,7 +5,8 @@
  *
  * Roles: SHARP aggregation nodes by description; otherwise by the host
  * name (first word of the NodeDescription): "st<digit>"/"*stor*"/"ai400*"
- * storage, "mg<digit>"/"*mgmt*"/"*login*"/"*admin*" management, anything
+ * storage, "mg<digit>"/"*mgmt*"/"*login*"/"*admin*"/"*ufm*" (NVIDIA's fabric
+ * manager appliance) management, anything
  * else compute.  Role overrides (by node or port GUID) win.
  * Levels: switches with host CAs are leaves (1); BFS over switch links
  * gives the others 2, 3, ...; switches no leaf reaches are 0.
@@ -79,7 +80,7 @@ static enum cls_role role_of(const struct topo *t, uint32_t n)
 	if (prefix_digit(d, "st") || has_word(d, hl, "stor") || has_word(d, hl, "ai400"))
 		return CLS_ROLE_STORAGE;
 	if (prefix_digit(d, "mg") || has_word(d, hl, "mgmt") || has_word(d, hl, "login") ||
-	    has_word(d, hl, "admin"))
+	    has_word(d, hl, "admin") || has_word(d, hl, "ufm"))
 		return CLS_ROLE_MGMT;
 	return CLS_ROLE_COMPUTE;
 }
@@ -104,9 +105,34 @@ static void sw_counts(const struct topo *t, const struct cls *c, uint32_t s, uns
 }
 
 /*
+ * Whether more than half of the switch links of @s lead to switches with
+ * hosts (@lv of them) that each carry more than twice @hosts: @s, with a
+ * few hosts, sits above those leaves.
+ */
+static bool below_busier(const struct topo *t, const struct cls *c, uint32_t s, unsigned hosts,
+			 unsigned lv)
+{
+	unsigned busier = 0;
+
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = peer(t, p);
+		unsigned h, l;
+
+		if (q == TOPO_NONE || q == s || !topo_is_switch(t, q) || c->level[q] != 1)
+			continue;
+		sw_counts(t, c, q, &h, &l);
+		busier += h > 2 * hosts;
+	}
+	return 2 * busier > lv;
+}
+
+/*
  * Leaves: switches with host CAs, except a switch that carries a few hosts
- * (a management host on a spine) while most of its switch neighbours are
- * leaves and it has many more switch links than hosts.
+ * (a management host on a spine: many more switch links than hosts) while
+ * most of its switch neighbours are leaves (a two-level tree's spine), or
+ * a third of them are leaves that each carry many more hosts (the spine of
+ * a three-level tree, half its links up to the cores).  A mesh of
+ * switches with a host or two each keeps them all as leaves.
  */
 static void find_leaves(const struct topo *t, struct cls *c, uint32_t *queue, uint32_t *tail)
 {
@@ -137,7 +163,8 @@ static void find_leaves(const struct topo *t, struct cls *c, uint32_t *queue, ui
 			if (q != TOPO_NONE && q != s && topo_is_switch(t, q))
 				c->level[q] == 1 ? lv++ : other++;
 		}
-		if (lv > 2 * other && hosts * 4 < links && other + lv >= 4)
+		if (hosts * 4 < links && other + lv >= 4 &&
+		    (lv > 2 * other || (3 * lv >= lv + other && below_busier(t, c, s, hosts, lv))))
 			c->level[s] = 0;
 		else
 			queue[(*tail)++] = s;

@@ -18,6 +18,9 @@
 # Fire-Flyer 2 cabled between the zones' storage leaves (ff2-leaf2leaf-
 # small, ff2-cross): two zones, inter-zone spread <= 1.10, the whole
 # fabric's shifts at their bound.
+# A DGX H100 SuperPOD-style tree (superpod-h100-ufm, tests/lib/
+# gen_refarch.py) with a UFM appliance on a spine: levels by the graph,
+# every route shortest, shifts within 1 of the bound.
 # No tree at all (torus.topo, 4 x 4; dragonfly.topo, 9 groups of 4):
 # declined by default; with --non-tree route, every destination on the
 # rooted layer (VL 1), complete and free of credit loops; their balance
@@ -125,6 +128,33 @@ if route_check superpod-small; then
 		.metrics.shift_mean == .metrics.shift_lb_mean]' "$TMP/superpod-small.json")
 	[ "$got" = "[true,true]" ] && ok "superpod-small: every shift at its bound" ||
 		not_ok "superpod-small: [shift max, mean at the bound] = $got"
+fi
+# a DGX H100 SuperPOD-style tree of another generator (gen_refarch.py):
+# 2 units of 8 nodes, rail leaves, spines shared by the rails of a unit,
+# 8 core groups, SHARP on every switch, a UFM appliance on a spine.
+# The spine with the UFM host has half its links up to the cores: it is
+# a spine (16 leaves, 16 spines, 32 cores), the UFM host is management,
+# every route is shortest (none on the rooted layer), and shifts are
+# within 1 of their bound (the spine used to pass for a leaf: every LID
+# rooted, 1,555 routes longer
+# than shortest, shift 24 against 1).  Hard findings other
+# than the rail rules: none (the rails share the spines' up-links, where
+# ffroute keeps most of them apart and accepts the rest: RE12).
+# (route --check exits 1 on those: status not asserted)
+"$FFROUTE" route "$top_srcdir/tests/data/foreign/superpod-h100-ufm.topo" -o "$TMP/superpod-h100-ufm" \
+	--check --json -q >"$TMP/superpod-h100-ufm.json" 2>"$TMP/superpod-h100-ufm.err"
+if [ -s "$TMP/superpod-h100-ufm.json" ]; then
+	got=$(jq -c '[.classification.switch_levels, .classification.roles.mgmt,
+		.hard_findings - .findings.rail_mix.count - .findings.rail_leave.count,
+		.findings.non_minimal.count, .metrics.shift_max <= .metrics.shift_lb_max + 1]' \
+		"$TMP/superpod-h100-ufm.json")
+	want='[{"leaf":16,"spine":16,"higher":32,"none":0},1,0,0,true]'
+	[ "$got" = "$want" ] &&
+		ok "superpod-h100-ufm: the UFM spine is a spine, nothing rooted, shifts within 1 of the bound" ||
+		not_ok "superpod-h100-ufm: [levels, mgmt, hard but rails, non-minimal, shift max <= bound + 1] = $got, want $want" \
+			"$TMP/superpod-h100-ufm.err"
+else
+	not_ok "superpod-h100-ufm: route + check" "$TMP/superpod-h100-ufm.err"
 fi
 # one HCA of a host gone (a pulled cable, a dead NIC): the host's other
 # HCAs rank one lower by name, but keep their leaves' rails (the cabling
