@@ -122,18 +122,26 @@ struct rt_dest *rt_destinations(const struct topo *t, const struct cls *c,
 	qsort(k, n, sizeof(*k), cmp_dkey);
 	d = malloc(((size_t)n + 1) * sizeof(*d));
 	/* destinations on leaves and the others (spine LIDs, the hosts of low-speed
-	 * subtrees) ranked apart: a leaf's full-rate hosts keep consecutive ranks */
-	if (d)
-		for (uint32_t i = 0; i < n; i++) {
-			uint32_t an = k[i].attach_node;
+	 * subtrees) ranked apart: a leaf's full-rate hosts keep consecutive ranks.
+	 * A port's LIDs (LMC) share its rank, plus their offset: the base LIDs
+	 * are ranked as with LMC 0 (each offset's LIDs are consecutive ranks,
+	 * spread over every up-link), and offset j of a port takes the path of
+	 * rank + j, another than its base LID's */
+	for (uint32_t i = 0, base = 0, off = 0; d && i < n; i++) {
+		uint32_t an = k[i].attach_node;
+		bool run = i && an == k[i - 1].attach_node && k[i].d.port == k[i - 1].d.port &&
+			   k[i].ghost == k[i - 1].ghost;
 
-			d[m] = k[i].d;
-			d[m].rank = rank[d[m].tc + (c->level[an] == 1 && c->subtree[an] == TOPO_NONE
-						    ? 0 : CLS_TC_COUNT)]++;
-			if (d[m].ghost)
-				d[m].lid = 0;
-			m++;
-		}
+		d[m] = k[i].d;
+		off = run ? off + 1 : 0;
+		if (!run)
+			base = rank[d[m].tc + (c->level[an] == 1 && c->subtree[an] == TOPO_NONE
+					       ? 0 : CLS_TC_COUNT)]++;
+		d[m].rank = base + off;
+		if (d[m].ghost)
+			d[m].lid = 0;
+		m++;
+	}
 	free(k);
 	*nd = m;
 	return d;

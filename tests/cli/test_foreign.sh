@@ -11,7 +11,8 @@
 # for leaves without hosts and its pods for zones, so ffroute refused it;
 # the 2:1 tree's pods were zones joined by the cores: shift max 3 against
 # its bound 2), no hard finding, and every shift at its physical lower
-# bound (max and mean), the bound counting the links out of each pod.
+# bound (max and mean), the bound counting the links out of each pod;
+# the 2:1 tree with LMC 1 and 2 too.
 # ToRs under two directors (directors.topo): one 3-level zone, no hard
 # finding; its shifts are not at their bound (README: where ffroute falls
 # short).
@@ -62,6 +63,20 @@ foreign() {
 foreign taper4 8		# 64 HCAs a pod over 8 links out
 foreign taper2-randwire 2	# 16 over 8
 foreign randwire 1
+# LMC 1 and 2 (the LIDs cleared, ffroute giving 2^N per CA port): the base
+# LIDs spread over every up-link as with LMC 0, shifts at the same bound
+# (the ranks ran through each port's range: shift 4 and 8 against 2)
+sed -E 's/ lid [0-9]+ / lid 0 /g' "$top_srcdir/tests/data/foreign/taper2-randwire.topo" >"$TMP/nolid.topo"
+for lmc in 1 2; do
+	if "$FFROUTE" route "$TMP/nolid.topo" -o "$TMP/lmc$lmc" --lmc $lmc --check --json -q \
+		>"$TMP/lmc$lmc.json" 2>"$TMP/lmc$lmc.err"; then
+		got=$(jq -c '[.hard_findings, .metrics.shift_max, .metrics.shift_lb_max]' "$TMP/lmc$lmc.json")
+		[ "$got" = "[0,2,2]" ] && ok "taper2-randwire, LMC $lmc: shifts at the bound 2" ||
+			not_ok "taper2-randwire, LMC $lmc: [hard, shift max, bound] = $got, want [0,2,2]"
+	else
+		not_ok "taper2-randwire, LMC $lmc: route + check" "$TMP/lmc$lmc.err"
+	fi
+done
 # directors.topo: 16 ToRs under two directors (8 line + 4 fabric ASICs
 # each), ToR up-links over overlapping windows of line ASICs: a 3-level
 # tree without pods.  One zone, three levels, complete, no credit loop.
