@@ -65,8 +65,11 @@
  *                         in either direction, valid routes from a rail-r
  *                         leaf to rail-r CAs for two different r (routes
  *                         from other rails' leaves are cross-rail traffic a
- *                         rail-optimized fabric does not send).  Counted
- *                         per link.  Hard.
+ *                         rail-optimized fabric does not send); only
+ *                         links whose lower switch serves one rail (or
+ *                         none) count: a switch above leaves of several
+ *                         rails shares its links by design.  Counted per
+ *                         link.  Hard.
  *   rail_leave            (rails exist) a valid route from a switch of rail
  *                         r's plane (the leaves of rail r and every switch
  *                         with no rail) to a rail-r CA passes, after the
@@ -774,9 +777,9 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 		chk_cdg_absorb(job.g, help);
 	}
 	chk_find_emit_no_table(&f);
-	if (f.rails)
-		chk_find_emit_rail_mix(&f);
-	rc = set_metrics(&f);
+	rc = f.rails ? chk_find_emit_rail_mix(&f) : 0;
+	if (!rc)
+		rc = set_metrics(&f);
 	if (!rc && !pmap && (!o || !o->rates_if_mixed || c->rates_mixed))
 		rc = chk_rates(t, l, c, r);
 	if (!rc && pmap)

@@ -90,6 +90,6 @@ void chk_find_emit_dest(struct find *f);
 /* ... the switches without a table */
 void chk_find_emit_no_table(struct find *f);
 /* ... the links carrying two rails' routes (f->chr, f->chlid) */
-void chk_find_emit_rail_mix(struct find *f);
+int chk_find_emit_rail_mix(struct find *f);
 
 #endif

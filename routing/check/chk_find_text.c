@@ -6,7 +6,9 @@
  * is formatted only for the few examples a report keeps.
  */
 #include <inttypes.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "check/chk_find.h"
 
@@ -223,17 +225,56 @@ void chk_find_emit_no_table(struct find *f)
 	}
 }
 
-void chk_find_emit_rail_mix(struct find *f)
+#define RAILS_SHARED (-3)
+
+/*
+ * The rail of each switch's down-cone into @cone: a leaf's rail; above,
+ * the one rail of the switches below it, or RAILS_SHARED when they serve
+ * several (the spine of a DGX SuperPOD unit, cabled to a leaf of every
+ * rail), -1 when none.  Levels ascending: each switch after those below.
+ */
+static void rail_cones(const struct topo *t, const struct cls *c, int16_t *cone)
+{
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		cone[n] = topo_is_switch(t, n) && c->level[n] == 1 ? c->rail[n] : -1;
+	for (unsigned lv = 2; lv <= c->nlevels; lv++)
+		for (uint32_t n = 0; n < t->nnodes; n++) {
+			if (!topo_is_switch(t, n) || c->level[n] != lv)
+				continue;
+			for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+				uint32_t w = sw_peer(t, p) == TOPO_NONE ? TOPO_NONE :
+					     t->port_node[t->port_remote[p]];
+				int16_t r = w == TOPO_NONE || c->dir[p] != CLS_DIR_DOWN ? -1 : cone[w];
+
+				if (r != -1 && cone[n] != RAILS_SHARED)
+					cone[n] = cone[n] == -1 || cone[n] == r ? r : RAILS_SHARED;
+			}
+		}
+}
+
+/*
+ * rail_mix: per link inside one rail's plane, that is whose lower switch
+ * serves one rail (or none): a link whose lower end serves several rails
+ * is shared by design, and no routing could keep it to one.
+ */
+int chk_find_emit_rail_mix(struct find *f)
 {
 	const struct topo *t = f->t;
+	int16_t *cone = malloc(((size_t)t->nnodes + 1) * sizeof(*cone));
 
+	if (!cone)
+		return -ENOMEM;
+	rail_cones(t, f->c, cone);
 	for (uint32_t p = 0; p < t->nports; p++) {
 		uint32_t q = t->port_remote[p], ends[2] = { p, q };
 		int16_t r0 = -1, r1 = -1;
-		uint32_t l0 = 0, l1 = 0;
+		uint32_t l0 = 0, l1 = 0, a0, b0;
 
 		if (q == TOPO_NONE || q < p || sw_peer(t, p) == TOPO_NONE ||
 		    !topo_is_switch(t, t->port_node[p]))
+			continue;
+		a0 = t->port_node[p], b0 = t->port_node[q];
+		if (cone[f->c->level[a0] <= f->c->level[b0] ? a0 : b0] == RAILS_SHARED)
 			continue;
 		for (int e = 0; e < 2; e++)
 			for (int i = 0; i < 2; i++) {
@@ -258,4 +299,6 @@ void chk_find_emit_rail_mix(struct find *f)
 			     want_example(f, CHK_F_RAIL_MIX) ? ex : NULL);
 		}
 	}
+	free(cone);
+	return 0;
 }

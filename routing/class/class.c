@@ -628,6 +628,9 @@ static long dev_number(const char *d)
 	return strtol(e, NULL, 10);
 }
 
+/* An HCA ranked by no name, on its leaf's rail if the leaves have rails. */
+#define RAIL_BY_LEAF (-2)
+
 /* A leaf serves rail r when most of its railed HCAs are on r; rails are
  * kept only when >= 90 % of the railed HCAs agree with their leaf. */
 static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
@@ -672,13 +675,17 @@ static void leaf_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 		for (uint32_t n = 0; n < t->nnodes; n++) {
 			uint32_t p = t->port_off[n] + 1, q;
 
-			if (topo_is_switch(t, n) || c->rail[n] < 0 || p >= t->port_off[n + 1] ||
+			if (topo_is_switch(t, n) || (c->rail[n] < 0 && c->rail[n] != RAIL_BY_LEAF) ||
+			    p >= t->port_off[n + 1] ||
 			    (q = cls_peer(t, p)) == TOPO_NONE || !topo_is_switch(t, q) ||
 			    c->level[q] != 1 || c->rail[q] < 0)
 				continue;
 			c->rail[n] = c->rail[q];
 		}
 	}
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->rail[n] == RAIL_BY_LEAF)
+			c->rail[n] = -1;	/* no railed leaf to take it from */
 }
 
 /*
@@ -753,7 +760,9 @@ static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 		c->rail[i] = -1;
 		if (c->role[i] != CLS_ROLE_COMPUTE || c->host[i] == TOPO_NONE)
 			continue;
-		k[n++] = (struct hca_key){ c->host[i], dev_number(t->node_desc[i]), i };
+		/* an unconfigured description ("MT4129 ConnectX7 ...") names no device */
+		k[n++] = (struct hca_key){ c->host[i], cls_is_default_desc(t->node_desc[i]) ? -1 :
+						       dev_number(t->node_desc[i]), i };
 	}
 	qsort(k, n, sizeof(*k), cmp_hca);
 	snprintf(c->rail_why, sizeof(c->rail_why), "no host has 4 or more compute HCAs (a "
@@ -762,18 +771,32 @@ static int find_rails(const struct topo *t, struct cls *c, uint32_t *cnt)
 	nl = dev_lists(k, n, lists);
 	for (uint32_t i = 0, j; i < n; i = j) {
 		const struct dev_list *best = NULL;
+		uint32_t h = i;
 
 		for (j = i + 1; j < n && k[j].host == k[i].host; j++)
 			;
+		/* a host of 4 or more, some HCAs unnumbered (sorted first): those
+		 * vote for no rail and take their leaf's (leaf_rails()), the
+		 * others are ranked by their names; before, the unnumbered took
+		 * the first ranks and moved every other HCA of the host */
+		while (j - h >= 4 && i < j && k[i].dev < 0)
+			i++;
+		if (i == j)
+			i = h;	/* none numbered: ranked in node order */
+		for (uint32_t r = h; r < i; r++)
+			c->rail[k[r].node] = RAIL_BY_LEAF;
 		for (uint32_t x = 0; x < nl && j - i <= RAIL_LISTS_MAXLEN; x++)
 			if (lists[x].len > j - i && 2 * (j - i) >= lists[x].len &&
 			    lists[x].hosts >= 2 && (!best || lists[x].hosts > best->hosts) &&
 			    in_list(k, i, j, &lists[x], rank))
 				best = &lists[x];
-		if (best)	/* a host short of HCAs: ranks in the full list */
+		if (best) {	/* a host short of HCAs: ranks in the full list */
 			in_list(k, i, j, best, rank);
-		else if (j - i < 4)
+		} else if (j - i < 4) {
+			for (uint32_t r = i; h < i && r < j; r++)
+				c->rail[k[r].node] = RAIL_BY_LEAF;
 			continue;
+		}
 		for (uint32_t r = i; r < j; r++)
 			c->rail[k[r].node] = best ? rank[r - i] :
 					     (int16_t)(r - i < 32767 ? r - i : 32767);

@@ -327,6 +327,52 @@ static void test_rails(void **state)
 	topo_free(t);
 }
 
+/*
+ * Two units of 4 rail leaves (hosts gpu001, gpu002: mlx5_0..3), each unit's
+ * leaves under one spine (Sa, Sb: shared by the rails, as in NVIDIA's
+ * SuperPOD units), the spines under a core C.  Every route between the units
+ * crosses Sa - C - Sb, for all four rails: links whose lower switch serves
+ * several rails are shared by design, and rail_mix does not count them.
+ */
+static void test_rails_shared(void **state)
+{
+	enum { SA = 0x1201, SB, C };
+	struct fab f;
+	struct topo *t;
+	struct lft *l;
+	struct res x;
+	char d[32];
+
+	(void)state;
+	fab_init(&f);
+	fab_node(&f, true, SA, 5, "Sa", 40, 0);
+	fab_node(&f, true, SB, 5, "Sb", 41, 0);
+	fab_node(&f, true, C, 2, "C", 42, 0);
+	fab_link(&f, SA, 5, C, 1);
+	fab_link(&f, SB, 5, C, 2);
+	for (unsigned u = 0; u < 2; u++)
+		for (unsigned r = 0; r < 4; r++) {
+			uint64_t leaf = 0x1300 + u * 4 + r, ca = 0x2300 + u * 4 + r;
+
+			snprintf(d, sizeof(d), "u%u-r%u", u, r);
+			fab_node(&f, true, leaf, 2, d, (uint16_t)(20 + u * 4 + r), 0);
+			snprintf(d, sizeof(d), "gpu00%u mlx5_%u", u + 1, r);
+			fab_node(&f, false, ca, 1, d, (uint16_t)(1 + u * 4 + r), 0);
+			fab_link(&f, leaf, 1, ca, 1);
+			fab_link(&f, leaf, 2, u ? SB : SA, 1 + r);
+		}
+	t = fab_finish(&f);
+	l = minhop(t);
+	check(t, l, NULL, NULL, &x);
+	assert_int_equal(x.c.nrails, 4);
+	assert_int_equal(x.c.level[node_of(t, C)], 3);
+	expect_only(&x, 0);
+	assert_int_equal(count(&x, CHK_F_RAIL_MIX), 0);
+	res_free(&x);
+	lft_free(l);
+	topo_free(t);
+}
+
 /* ---- zones ---------------------------------------------------------------------- */
 
 enum { SA1 = 0x1001, SA2, LA1, LA2, SB1, SB2, LB1, LB2, BR1, BR2 };
@@ -669,6 +715,7 @@ int main(void)
 		cmocka_unit_test(test_nonminimal),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_rails),
+		cmocka_unit_test(test_rails_shared),
 		cmocka_unit_test(test_zone_class),
 		cmocka_unit_test(test_zone_link),
 		cmocka_unit_test(test_storage_zone),
