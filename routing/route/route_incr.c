@@ -690,8 +690,9 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		m->broke[lid] = 1;
 	if (!m->again && !m->only && keep_lid(m, lid))
 		return -ENOMEM;
-	/* the entries into a lost link; then every switch whose base route
-	 * meets one; then this pass's whole column */
+	/* the entries into a lost link; then the switches above them, one hop
+	 * at a time, then every switch whose base route meets one (patch());
+	 * then this pass's whole column */
 	if (!rooted(m, lid) && patch(m, lid, tc)) {
 		n->patched++;
 	} else {
