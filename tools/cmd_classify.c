@@ -92,23 +92,28 @@ static void subtree_counts(const struct topo *t, const struct cls *c, uint32_t s
 /* Rates: the full rate, slow CAs, low-speed subtrees, trained-down links. */
 static void print_rates(const struct topo *t, const struct cls *c, FILE *fp)
 {
-	unsigned slow_cas = 0, in_sub = 0, sw, cas, up;
+	unsigned slow_cas = 0, in_sub = 0, on_slow = 0, sw, cas, up;
 	uint32_t rate;
-	char b1[16], b2[16];
+	char b1[16], b2[16], b3[48] = "";
 
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (!topo_is_switch(t, n) && c->slow[n]) {
 			slow_cas++;
 			in_sub += c->subtree[n] != TOPO_NONE;
+			/* on a slow leaf cabled like the others (class_rate.c) */
+			on_slow += c->subtree[n] == TOPO_NONE && c->ca_sw[n] != TOPO_NONE &&
+				   c->slow[c->ca_sw[n]];
 		}
 	if (!c->full_rate) {
 		fprintf(fp, "rates: unknown (the input gives no link width and speed)\n");
 		return;
 	}
+	if (on_slow)
+		snprintf(b3, sizeof(b3), ", %u on slow leaves of the tree", on_slow);
 	fprintf(fp, "rates: full %s Gb/s (most switch-to-switch links); slow CAs %u (%u in "
-		"low-speed subtrees, %u on full-rate switches); subtrees %u; trained-down "
+		"low-speed subtrees, %u on full-rate switches%s); subtrees %u; trained-down "
 		"links %u\n", gbps(c->full_rate, b1, sizeof(b1)), slow_cas, in_sub,
-		slow_cas - in_sub, c->nsubtrees, c->ntrained);
+		slow_cas - in_sub - on_slow, b3, c->nsubtrees, c->ntrained);
 	for (uint32_t st = 0; st < c->nsubtrees; st++) {
 		subtree_counts(t, c, st, &sw, &cas, &up, &rate);
 		fprintf(fp, "  subtree %u: %u switches, %u CAs, %u up-links at %s Gb/s\n", st, sw,

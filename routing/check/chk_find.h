@@ -89,7 +89,7 @@ static inline uint32_t sw_peer(const struct topo *t, uint32_t p)
 void chk_find_emit_dest(struct find *f);
 /* ... the switches without a table */
 void chk_find_emit_no_table(struct find *f);
-/* ... the links carrying two rails' routes (f->chr, f->chlid) */
+/* ... the links carrying two rails' routes (f->chr, f->chlid): 0 or -ENOMEM */
 int chk_find_emit_rail_mix(struct find *f);
 
 #endif

@@ -71,14 +71,59 @@ static int full_rate(const struct topo *t, struct cls *c)
 	return 0;
 }
 
+/* Switch @s's cabled links to switches, and whether they all go to fast switches above it. */
+static uint32_t sw_links(const struct topo *t, const struct cls *c, uint32_t s, bool *all_up_fast)
+{
+	uint32_t n = 0;
+
+	*all_up_fast = true;
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = cls_peer_sw(t, p);
+
+		if (q == TOPO_NONE || q == s)
+			continue;
+		n++;
+		*all_up_fast &= !c->slow[q] && c->level[q] > c->level[s];
+	}
+	return n;
+}
+
+/*
+ * Slow leaves cabled like the others: a leaf whose links all go up to
+ * fast switches, as many as most full-rate leaves have (an older pod at
+ * a lower rate in a faster tree) is a leaf of the tree, ranked and routed
+ * with the others, not a subtree hung on it (a subtree for other
+ * accelerators has fewer up-links, or hangs below a leaf).  Marks them in
+ * @tree; @cnt is scratch [nnodes + 1], left zeroed.
+ */
+static void tree_leaves(const struct topo *t, const struct cls *c, uint8_t *tree, uint32_t *cnt)
+{
+	uint32_t mode = 0;
+	bool up;
+
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (topo_is_switch(t, n) && c->level[n] == 1 && !c->slow[n])
+			cnt[sw_links(t, c, n, &up)]++;
+	for (uint32_t k = 1; k <= t->nnodes; k++)
+		if (cnt[k] > cnt[mode])
+			mode = k;
+	memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt));
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		tree[n] = topo_is_switch(t, n) && c->level[n] == 1 && c->slow[n] && mode &&
+			  sw_links(t, c, n, &up) >= mode && up;
+}
+
 /*
  * Low-speed subtrees: components of slow switches with endpoint CAs of
  * their own (a slow switch with none, like a slow bridge between zones,
- * is part of the fabric's structure, not a subtree).  @uf is scratch
- * [nnodes].
+ * is part of the fabric's structure, not a subtree; nor is a slow leaf
+ * cabled like the others, tree_leaves()).  @uf and @cnt are scratch
+ * [nnodes + 1], @tree [nnodes].
  */
-static void subtrees(const struct topo *t, struct cls *c, uint32_t *uf)
+static void subtrees(const struct topo *t, struct cls *c, uint32_t *uf, uint32_t *cnt,
+		     uint8_t *tree)
 {
+	tree_leaves(t, c, tree, cnt);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		uf[n] = n;
 	for (uint32_t p = 0; p < t->nports; p++) {
@@ -92,7 +137,7 @@ static void subtrees(const struct topo *t, struct cls *c, uint32_t *uf)
 	for (uint32_t n = 0; n < t->nnodes; n++) {	/* roots with endpoints: ids */
 		uint32_t sw = c->ca_sw[n], r;
 
-		if (topo_is_switch(t, n) || sw == TOPO_NONE || !c->slow[sw] ||
+		if (topo_is_switch(t, n) || sw == TOPO_NONE || !c->slow[sw] || tree[sw] ||
 		    c->role[n] == CLS_ROLE_SHARP)
 			continue;
 		r = cls_uf_find(uf, sw);
@@ -147,7 +192,8 @@ static bool hangs(const struct topo *t, const struct cls *c, uint32_t st)
 int cls_rates(const struct topo *t, struct cls *c)
 {
 	size_t nn = (size_t)t->nnodes + 1, np = (size_t)t->nports + 1;
-	uint32_t *uf = malloc(nn * sizeof(*uf));
+	uint32_t *uf = malloc(nn * sizeof(*uf)), *cnt = calloc(nn, sizeof(*cnt));
+	uint8_t *tree = malloc(nn);
 
 	c->rate = calloc(np, sizeof(*c->rate));
 	c->cap = calloc(nn, sizeof(*c->cap));
@@ -155,8 +201,11 @@ int cls_rates(const struct topo *t, struct cls *c)
 	c->trained = calloc(np, 1);
 	c->subtree = calloc(nn, sizeof(*c->subtree));
 	c->below = calloc(nn, 1);
-	if (!uf || !c->rate || !c->cap || !c->slow || !c->trained || !c->subtree || !c->below) {
+	if (!uf || !cnt || !tree || !c->rate || !c->cap || !c->slow || !c->trained ||
+	    !c->subtree || !c->below) {
 		free(uf);
+		free(cnt);
+		free(tree);
 		return -ENOMEM;
 	}
 	for (uint32_t p = 0; p < t->nports; p++) {
@@ -182,17 +231,21 @@ int cls_rates(const struct topo *t, struct cls *c)
 	c->ntrained /= 2;
 	if (full_rate(t, c)) {
 		free(uf);
+		free(cnt);
+		free(tree);
 		return -ENOMEM;
 	}
 	for (uint32_t p = 0; p < t->nports; p++)
 		c->rates_mixed |= c->rate[p] && c->rate[p] != c->full_rate;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->slow[n] = c->cap[n] && c->cap[n] < c->full_rate;
-	subtrees(t, c, uf);
+	subtrees(t, c, uf, cnt, tree);
 	for (uint32_t st = 0; st < c->nsubtrees; st++)
 		uf[st] = hangs(t, c, st);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->below[n] = c->subtree[n] != TOPO_NONE && uf[c->subtree[n]];
 	free(uf);
+	free(cnt);
+	free(tree);
 	return 0;
 }

@@ -389,9 +389,10 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
  * Mark in m->dead every switch whose base entry (m->col) leads straight
  * into a switch already marked: one hop up the broken routes at a time,
  * so that a core whose entry leads down into a spine that lost its link
- * takes its own way down, and the leaves above it keep theirs (a leaf
- * changes only where no switch nearer the fault can mend its route).
- * True if that added any.
+ * takes its own way down, and the leaves above it keep theirs (a leaf is
+ * marked only when no try with the switches nearer the fault delivered;
+ * marks a failed try left, longer()'s and own_path()'s, stay).  True if
+ * that added any.
  */
 static bool one_hop_above(struct mg *m)
 {

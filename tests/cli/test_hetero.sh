@@ -21,6 +21,8 @@
 #   5. ff2-bridge-small with every link of one bridge at 1x: leaves whose
 #      only exit is that bridge go up to a faster exit where that is no
 #      longer (rate_slowed 0), zone rules and VLs intact;
+#   5b. an older pod at a lower rate in a faster 3-level tree (another
+#      generator's): its leaves are leaves of the tree, shifts at the bound;
 #   6. routing twice gives identical bytes.
 # Needs jq.  Environment: FFROUTE.  Exit 0 / 1 / 77.
 
@@ -192,6 +194,25 @@ if "$FFROUTE" classify "$TMP/slowbr.net" | grep -q "subtrees 0; trained-down lin
 	expect slowbr '.metrics.rate_fast_fast_min_gbps == 50 and .metrics.rate_pairs_fast_fast_at_rate < .metrics.rate_pairs_fast_fast'
 else
 	not_ok "ff2 with a slow bridge: classified (no subtree) and routed" "$TMP/slowbr.err"
+fi
+
+# ---- 5b. an older pod at a lower rate ----------------------------------------------
+# Another generator's 3-level tree (tests/lib/gen_refarch.py mixedrate):
+# 4 pods of 8 leaves, 4x NDR, one pod's leaf links and hosts 4x HDR.  Its
+# leaves are cabled like the others (8 up-links to fast aggregation
+# switches): leaves of the tree, no subtree, and the shifts at their bound
+# 2 (routed as 8 low-speed subtrees they lost D-mod-K: shift 10).
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok $((ntests += 1)) - older pod # SKIP python3 not installed"
+elif python3 "$top_srcdir/tests/lib/gen_refarch.py" mixedrate 1 4 8 4 notrained >"$TMP/pod.topo" &&
+     "$FFROUTE" classify "$TMP/pod.topo" >"$TMP/pod.cls" 2>&1 &&
+     "$FFROUTE" route "$TMP/pod.topo" -o "$TMP/pod" --check --json -q >"$TMP/pod.json" 2>"$TMP/pod.err"; then
+	grep -q "128 on slow leaves of the tree); subtrees 0;" "$TMP/pod.cls" &&
+		ok "older pod: its 8 HDR leaves are leaves of the tree, no subtree" ||
+		not_ok "older pod: classified" "$TMP/pod.cls"
+	expect pod '.hard_findings == 0 and .findings.rate_slowed.count == 0 and .metrics.shift_max == 2 and .metrics.shift_lb_max == 2'
+else
+	not_ok "older pod: generated and routed" "$TMP/pod.err"
 fi
 
 # ---- 6. deterministic ---------------------------------------------------------
