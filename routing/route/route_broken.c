@@ -92,9 +92,9 @@ struct broken {
 
 /*
  * need[lid] |= !@ok[@row[lid]] for LIDs [1, @nl).  When every port of the
- * switch is cabled (@all) the dead entries are the bytes above its last
- * port (LFT_NONE included): eight at a time, a byte at a time only in the
- * words that have one.
+ * switch is cabled (@all) the dead entries are among the bytes above its
+ * last port (LFT_NONE too, which @ok keeps): eight at a time, a byte at a
+ * time only in the words that have one.
  */
 static void dead_entries(const uint8_t *row, uint32_t nl, const uint8_t *ok, unsigned nports,
 			 bool all, uint8_t *need)
@@ -133,8 +133,11 @@ static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 			return;
 		}
 		row = bl->port + (size_t)b->base->t->node_sw[bn] * bl->nlids;
-		memset(ok, 0, sizeof(ok));	/* LFT_NONE and ports past the switch's: dead */
-		ok[0] = 1;
+		/* ports past the switch's: dead; LFT_NONE: no route in the base,
+		 * whose verification found none there (a switch cut off from the
+		 * LID, an isolated one): none in a subset of it either */
+		memset(ok, 0, sizeof(ok));
+		ok[0] = ok[LFT_NONE] = 1;
 		for (unsigned e = 1; e <= t->node_nports[node]; e++) {
 			ok[e] = t->port_remote[t->port_off[node] + e] != TOPO_NONE;
 			all &= ok[e];
@@ -145,8 +148,7 @@ static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 
 /*
  * The LIDs whose base route meets a fault: @need[lid] = 1 where some
- * switch's base entry for it leaves by a port no longer cabled (or there
- * is none).  @t is the base or less (rt_base_subset() >= 0), so a port
+ * switch's base entry for it leaves by a port no longer cabled.  @t is the base or less (rt_base_subset() >= 0), so a port
  * still cabled leads where it led.  Row by row, one table lookup per
  * entry, the rows in two halves on two threads (@threads: route_opts').
  * Their count; UINT32_MAX when out of memory.

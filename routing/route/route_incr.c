@@ -62,9 +62,16 @@ static bool hop_ok(const struct mg *m, uint32_t s, uint32_t lid, uint8_t e)
 
 
 
+/* Whether switch ordinal @s has no entry for the LID in the base nor in this pass: cut off. */
+static bool cut(const struct mg *m, uint32_t s)
+{
+	return m->col[s] == LFT_NONE && m->own[s] == LFT_NONE;
+}
+
 /*
  * Does column @col (an entry per switch ordinal) deliver @lid from every
- * switch, without a loop?  @st: scratch [nswitches].
+ * switch not cut off from it (cut()), without a loop?  @st: scratch
+ * [nswitches].
  */
 static bool delivers(const struct mg *m, const uint8_t *col, uint32_t lid, uint8_t *st)
 {
@@ -73,6 +80,9 @@ static bool delivers(const struct mg *m, const uint8_t *col, uint32_t lid, uint8
 	memset(st, 0, t->nswitches);	/* 0 unknown, 1 on this walk, 2 delivers */
 	for (uint32_t s0 = 0; s0 < t->nswitches; s0++) {
 		uint32_t s = s0, x;
+
+		if (cut(m, s0))
+			continue;	/* a walk into it fails at it: hop_ok() */
 
 		while (s != TOPO_NONE && st[s] == 0) {
 			if (!hop_ok(m, s, lid, col[s]))
@@ -675,7 +685,8 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	for (uint32_t s = 0; s < m->ns; s++) {
 		m->col[s] = m->bblk[(size_t)s * LFT_COLS + m->bk];
 		m->own[s] = m->oblk[(size_t)s * LFT_COLS + m->bk];
-		m->dead[s] = !hop_ok(m, s, lid, m->col[s]);
+		/* no entry in either: cut off from the LID (an isolated switch) */
+		m->dead[s] = !hop_ok(m, s, lid, m->col[s]) && !cut(m, s);
 		nd += m->dead[s];
 	}
 	if (!nd) {
