@@ -7,7 +7,8 @@
  * name (first word of the NodeDescription): "st<digit>"/"*stor*"/"ai400*"
  * storage, "mg<digit>"/"*mgmt*"/"*login*"/"*admin*"/"*ufm*" (NVIDIA's fabric
  * manager appliance) management, anything
- * else compute.  Role overrides (by node or port GUID) win.
+ * else compute, but a host CA on a switch above the leaves is management
+ * (above_leaves()).  Role overrides (by node or port GUID) win.
  * Levels: switches with host CAs are leaves (1); BFS over switch links
  * gives the others 2, 3, ...; switches no leaf reaches are 0.
  * Zones (frames): two leaves are in one zone when they share more than
@@ -256,6 +257,20 @@ static void empty_leaves(const struct topo *t, struct cls *c, uint32_t *mark, ui
 	}
 	memset(mark, 0, ((size_t)t->nnodes + 1) * sizeof(*mark));
 	memset(seen, 0, ((size_t)t->nnodes + 1) * sizeof(*seen));
+}
+
+/*
+ * A host CA cabled to a switch above the leaves (an SM server or a UFM
+ * appliance on a spine, whatever its name) is management, not compute:
+ * it is not where the compute ranks are, and it follows its switch's own
+ * routes (route_sl.c).  Role overrides still win (applied again later).
+ */
+static void above_leaves(const struct topo *t, struct cls *c)
+{
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (!topo_is_switch(t, n) && c->role[n] == CLS_ROLE_COMPUTE &&
+		    c->ca_sw[n] != TOPO_NONE && c->level[c->ca_sw[n]] >= 2)
+			c->role[n] = CLS_ROLE_MGMT;
 }
 
 /* nlevels: the highest switch level, after the BFS and again after level overrides. */
@@ -914,6 +929,7 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	find_levels(t, c, s1, s2, s3);
 	apply_overrides(t, ov, m, c, OV_LEVEL);
 	count_levels(t, c);	/* a level= override may raise or lower the top */
+	above_leaves(t, c);
 	if (cls_rates(t, c))	/* which subtrees hang below: by the levels in force */
 		goto out;
 	rc = find_zones(t, c, s1, s2, s3);

@@ -164,6 +164,21 @@ if route_check superpod-h100-ufm; then
 		not_ok "superpod-h100-ufm: [levels, mgmt, hard, non-minimal, shift max <= bound + 1] = $got, want $want" \
 			"$TMP/superpod-h100-ufm.err"
 fi
+# The appliance named like a compute host ("opensm01"): still management,
+# by the graph (a host CA on a switch above the leaves), and the shifts the
+# same (counted as compute, it made the checker's shift 4 against 2 on
+# another generator's tree with SM servers on every spine).
+sed 's/"ufm-01 mlx5_0"/"opensm01 mlx5_0"/' "$top_srcdir/tests/data/foreign/superpod-h100-ufm.topo" \
+	>"$TMP/sm-on-spine.topo"
+if "$FFROUTE" route "$TMP/sm-on-spine.topo" -o "$TMP/sm-on-spine" --check --json -q \
+	>"$TMP/sm-on-spine.json" 2>"$TMP/sm-on-spine.err" && grep -q opensm01 "$TMP/sm-on-spine.topo"; then
+	got=$(jq -c '[.classification.roles.mgmt, .hard_findings, .metrics.shift_max <= .metrics.shift_lb_max + 1]' \
+		"$TMP/sm-on-spine.json")
+	[ "$got" = "[1,0,true]" ] && ok "superpod-h100-ufm, the appliance named opensm01: management by the graph" ||
+		not_ok "superpod-h100-ufm, opensm01: [mgmt, hard, shift max <= bound + 1] = $got, want [1,0,true]"
+else
+	not_ok "superpod-h100-ufm, opensm01: route + check" "$TMP/sm-on-spine.err"
+fi
 # The same design with 15 % of the HCAs' descriptions unconfigured
 # ("MT4129 ConnectX7 Mellanox Technologies": no device number) and one
 # whole node unconfigured: the numbered HCAs are ranked by their names,
