@@ -397,6 +397,22 @@ static inline void rt_turn_mark(const struct topo *t, uint8_t *bits, uint32_t st
 
 	bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
 }
+/*
+ * rt_turn_pair - whether a route's hop in at port @in, out at port @p
+ * needs a turn row: up after coming down (a turn, which sets *@turned),
+ * down after going up (a peak), or, once the route has turned, down after
+ * coming down (the descent after the peak stays on VL 1: a valley route
+ * from a core whose group lost its spine of the destination's unit goes
+ * down two levels after its peak, and back on VL 0 it closed credit loops
+ * with the routes that turn below it).
+ */
+static inline bool rt_turn_pair(const uint8_t *dir, uint32_t in, uint32_t p, bool *turned)
+{
+	if (dir[p] == CLS_DIR_UP && dir[in] == CLS_DIR_UP)
+		return *turned = true;
+	return dir[p] == CLS_DIR_DOWN && (dir[in] == CLS_DIR_DOWN ||
+					  (*turned && dir[in] == CLS_DIR_UP));
+}
 /**
  * rt_turn_rows - @x: the turn rows of the pairs marked in @bits (route_sl.c),
  * on two threads if @threads allow; 0 or -ENOMEM

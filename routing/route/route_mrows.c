@@ -25,9 +25,10 @@
 
 /*
  * Mark in @bits (rt_turn_mark()), along the merged route of switch @s to
- * @lid, the (in, out) pairs that keep a direction (up after coming down: a
- * turn; down after going up: a peak).  @walked[w] (per LID): a walk went on from w, so every pair after w is
- * marked; the pair at w depends on the hop into it, the rest does not.
+ * @lid, the pairs rt_turn_pair() names (a turn, a peak, down after a
+ * turn).  @walked[w] (per LID): bit 1, a walk that had not turned went on
+ * from w, bit 2 one that had, so every pair after w is marked for that
+ * state; the pair at w depends on the hop into it, the rest on the state.
  * O(switches) per LID, whichever switches walk.
  */
 static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride,
@@ -36,20 +37,21 @@ static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t s
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
 	uint32_t in = TOPO_NONE;
+	bool turned = false;
 
 	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
-		uint8_t e = m->bc[(size_t)s * LFT_COLS];
+		uint8_t e = m->bc[(size_t)s * LFT_COLS], bit;
 		uint32_t p;
 
 		if (e == 0 || e == LFT_NONE)
 			break;
 		p = t->port_off[t->sw_node[s]] + e;
-		if (in != TOPO_NONE && dir[in] == dir[p] &&
-		    (dir[p] == CLS_DIR_UP || dir[p] == CLS_DIR_DOWN))
+		if (in != TOPO_NONE && rt_turn_pair(dir, in, p, &turned))
 			rt_turn_mark(t, bits, stride, in, p);
-		if (walked[s])
+		bit = turned ? 2 : 1;
+		if (walked[s] & bit)
 			break;
-		walked[s] = 1;
+		walked[s] |= bit;
 		in = t->port_remote[p];
 		s = rt_next_sw(m, s, e);
 	}

@@ -26,15 +26,17 @@
  *   zn == dz;  SL 1 + Z + sz -> VL 1 iff zn >= 0 and zn != sz;
  *   SL 14 -> VL 1 iff zn >= 0;  SL 15 -> VL 1 when the port
  *   goes up, or from a down-port to a down-port (the peak after the turn
- *   of a switch's own down-up-down route, degraded fabrics); other SLs ->
- *   VL 0.  The turn rows are the only ones that depend on the input port
+ *   of a switch's own down-up-down route, degraded fabrics), or down
+ *   after coming down on the pairs a route descends through after its
+ *   turn (rt_turn_pair(): a core cut off from a unit goes down, up and
+ *   down two levels); other SLs -> VL 0.  The turn rows are the only ones that depend on the input port
  *   (out->vlx), and only the pairs turn routes really use get them.  A
  *   switch-LID route turns only one hop below its destination
  *   (route_dest.c), so its hops after the turn are on VL 1 and VL 1 has
  *   no down->up dependency.
  * Why it is acyclic: VL 1 holds only up*down* paths inside the
  * destination zone (a packet reaches VL 1 on entering it and stays there),
- * up-only tails of turn routes, and transit paths (and paths to a
+ * the up*down* tails of turn routes after their turn, and transit paths (and paths to a
  * bridge through another zone) that end at their bridge; VL 0 holds
  * up*down* paths inside the source zone up to an exit,
  * whose inter-zone channels lead only into VL 1 or to the destination.
@@ -164,6 +166,7 @@ int rt_mark_turns(struct rt *r)
 		return -ENOMEM;
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		uint32_t cur = s, in = TOPO_NONE;
+		bool turned = false;
 
 		if (r->mode[s] != RM_TURN && r->mode[s] != RM_UPTURN && r->mode[s] != RM_ANY)
 			continue;
@@ -174,8 +177,7 @@ int rt_mark_turns(struct rt *r)
 			if (e == 0 || e == LFT_NONE)
 				break;
 			p = topo_port(t, rt_node(r, cur), e);
-			if (in != TOPO_NONE && r->c->dir[in] == r->c->dir[p] &&
-			    (r->c->dir[p] == CLS_DIR_UP || r->c->dir[p] == CLS_DIR_DOWN))
+			if (in != TOPO_NONE && rt_turn_pair(r->c->dir, in, p, &turned))
 				rt_turn_mark(t, r->turn_bits, r->turn_stride, in, p);
 			in = t->port_remote[p];
 			cur = r->peer[p];
@@ -213,7 +215,10 @@ static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 
 					row->key = (uint64_t)p << 32 | in;
 					memcpy(row->vl, x->sl2vl + (size_t)p * 16, 16);
-					row->vl[x->dir[in] == CLS_DIR_UP ? 0 : ROUTE_SL_TURN] = 1;
+					/* a turn: SL 0 (a switch LID's route); a
+					 * peak, or down after it: SL 15 */
+					row->vl[x->dir[in] == CLS_DIR_UP && x->dir[p] == CLS_DIR_UP ?
+						0 : ROUTE_SL_TURN] = 1;
 					row++;
 				}
 		}

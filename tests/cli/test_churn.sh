@@ -247,6 +247,13 @@ turns sel "$top_srcdir/tests/data/real/ufm_sdk_3.0__selene.storage.txt" link 220
 grep -q -E "^ *non_minimal +0$" "$TMP/sel-x.chk" &&
 	ok "sel: link fails: every route still shortest (non_minimal 0)" ||
 	not_ok "sel: link fails: non-minimal routes" "$TMP/sel-x.chk"
+# DGX H100 SuperPOD-style (another generator's: gen_refarch.py), SHARP on
+# every switch: a spine fails, its unit's cores lose their way down, and a
+# core's SHARP node reaches that unit only through a valley (down, up, down
+# two levels); its descent after the peak stays on VL 1 (turn rows), so
+# the pass is incremental, under 5,000 entries (the descent went back to
+# VL 0, closed a credit loop, and 150 LIDs took the rooted layer: 8,026)
+turns h100 "$top_srcdir/tests/data/foreign/superpod-h100-ufm.topo" spine 5000
 # every route still shortest: the merge lets no switch's path grow longer
 # than this pass's (the lenient merge used to detour 20 routes there)
 "$FFROUTE" check "$TMP/sp-x" 2>&1 | grep -q -E "^ *non_minimal +0$" &&
