@@ -94,20 +94,19 @@ static uint32_t sw_links(const struct topo *t, const struct cls *c, uint32_t s, 
  * a lower rate in a faster tree) is a leaf of the tree, ranked and routed
  * with the others, not a subtree hung on it (a subtree for other
  * accelerators has fewer up-links, or hangs below a leaf).  Marks them in
- * @tree; @cnt is scratch [nnodes + 1], left zeroed.
+ * @tree.
  */
-static void tree_leaves(const struct topo *t, const struct cls *c, uint8_t *tree, uint32_t *cnt)
+static void tree_leaves(const struct topo *t, const struct cls *c, uint8_t *tree)
 {
-	uint32_t mode = 0;
+	uint32_t mode = 0, cnt[TOPO_MAX_PORTS + 1] = { 0 };	/* leaves by switch links */
 	bool up;
 
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (topo_is_switch(t, n) && c->level[n] == 1 && !c->slow[n])
 			cnt[sw_links(t, c, n, &up)]++;
-	for (uint32_t k = 1; k <= t->nnodes; k++)
+	for (uint32_t k = 1; k <= TOPO_MAX_PORTS; k++)
 		if (cnt[k] > cnt[mode])
 			mode = k;
-	memset(cnt, 0, ((size_t)t->nnodes + 1) * sizeof(*cnt));
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		tree[n] = topo_is_switch(t, n) && c->level[n] == 1 && c->slow[n] && mode &&
 			  sw_links(t, c, n, &up) >= mode && up;
@@ -117,13 +116,12 @@ static void tree_leaves(const struct topo *t, const struct cls *c, uint8_t *tree
  * Low-speed subtrees: components of slow switches with endpoint CAs of
  * their own (a slow switch with none, like a slow bridge between zones,
  * is part of the fabric's structure, not a subtree; nor is a slow leaf
- * cabled like the others, tree_leaves()).  @uf and @cnt are scratch
- * [nnodes + 1], @tree [nnodes].
+ * cabled like the others, tree_leaves()).  @uf is scratch [nnodes + 1],
+ * @tree [nnodes].
  */
-static void subtrees(const struct topo *t, struct cls *c, uint32_t *uf, uint32_t *cnt,
-		     uint8_t *tree)
+static void subtrees(const struct topo *t, struct cls *c, uint32_t *uf, uint8_t *tree)
 {
-	tree_leaves(t, c, tree, cnt);
+	tree_leaves(t, c, tree);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		uf[n] = n;
 	for (uint32_t p = 0; p < t->nports; p++) {
@@ -192,7 +190,7 @@ static bool hangs(const struct topo *t, const struct cls *c, uint32_t st)
 int cls_rates(const struct topo *t, struct cls *c)
 {
 	size_t nn = (size_t)t->nnodes + 1, np = (size_t)t->nports + 1;
-	uint32_t *uf = malloc(nn * sizeof(*uf)), *cnt = calloc(nn, sizeof(*cnt));
+	uint32_t *uf = malloc(nn * sizeof(*uf));
 	uint8_t *tree = malloc(nn);
 
 	c->rate = calloc(np, sizeof(*c->rate));
@@ -201,10 +199,9 @@ int cls_rates(const struct topo *t, struct cls *c)
 	c->trained = calloc(np, 1);
 	c->subtree = calloc(nn, sizeof(*c->subtree));
 	c->below = calloc(nn, 1);
-	if (!uf || !cnt || !tree || !c->rate || !c->cap || !c->slow || !c->trained ||
+	if (!uf || !tree || !c->rate || !c->cap || !c->slow || !c->trained ||
 	    !c->subtree || !c->below) {
 		free(uf);
-		free(cnt);
 		free(tree);
 		return -ENOMEM;
 	}
@@ -231,7 +228,6 @@ int cls_rates(const struct topo *t, struct cls *c)
 	c->ntrained /= 2;
 	if (full_rate(t, c)) {
 		free(uf);
-		free(cnt);
 		free(tree);
 		return -ENOMEM;
 	}
@@ -239,13 +235,12 @@ int cls_rates(const struct topo *t, struct cls *c)
 		c->rates_mixed |= c->rate[p] && c->rate[p] != c->full_rate;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->slow[n] = c->cap[n] && c->cap[n] < c->full_rate;
-	subtrees(t, c, uf, cnt, tree);
+	subtrees(t, c, uf, tree);
 	for (uint32_t st = 0; st < c->nsubtrees; st++)
 		uf[st] = hangs(t, c, st);
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->below[n] = c->subtree[n] != TOPO_NONE && uf[c->subtree[n]];
 	free(uf);
-	free(cnt);
 	free(tree);
 	return 0;
 }

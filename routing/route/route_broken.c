@@ -148,7 +148,8 @@ static void broken_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 
 /*
  * The LIDs whose base route meets a fault: @need[lid] = 1 where some
- * switch's base entry for it leaves by a port no longer cabled.  @t is the base or less (rt_base_subset() >= 0), so a port
+ * switch's base entry for it leaves by a port no longer cabled.  @t is
+ * the base or less (rt_base_subset() >= 0), so a port
  * still cabled leads where it led.  Row by row, one table lookup per
  * entry, the rows in two halves on two threads (@threads: route_opts').
  * Their count; UINT32_MAX when out of memory.
