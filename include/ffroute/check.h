@@ -307,6 +307,10 @@ struct chk_opts {
 					 * entries, SLs and VLs must be the traced routing's.
 					 * Judged on these LIDs alone when the classification
 					 * matches (chk_report.partial), else in full */
+	uint8_t *lid_found;		/* optional, out: [max_lid + 1], set to 1 for a LID with a
+					 * hard finding on its own routes (a loop, a black hole,
+					 * rail_leave, a zone rule: not credit loops, rail_mix,
+					 * rates); route.c merges those strictly */
 	const uint32_t *job;		/* optional: CA node ids of one job (hosts running together) */
 	uint32_t njob;
 };

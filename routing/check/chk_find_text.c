@@ -184,6 +184,8 @@ void chk_find_emit_dest(struct find *f)
 
 		if (!f->tn[k])
 			continue;
+		if (hard && f->o && f->o->lid_found)
+			f->o->lid_found[f->lid] = 1;
 		if (!want_example(f, (enum chk_finding_kind)k)) {
 			note(f->r, (enum chk_finding_kind)k, hard, f->tn[k], NULL);
 			continue;

@@ -468,11 +468,12 @@ static void verify_opts(const struct route_out *out, unsigned threads, struct ch
  * cannot keep every route inside its zone and a detour is better than a
  * credit loop (route_single.c); VF_RAILS_SOFT (rail isolation given up)
  * the rail rules (as with rail isolation off).  What they let through
- * is counted in @out.
+ * is counted in @out.  @found (optional, [max_lid + 1]): cleared, then
+ * the LIDs with a hard finding on their own routes (chk_opts.lid_found).
  */
 static int verify_since(const struct topo *t, const struct cls *c, unsigned threads,
 			struct route_out *out, unsigned soft, const struct chk_trace *since,
-			const uint8_t *only)
+			const uint8_t *only, uint8_t *found)
 {
 	struct chk_opts co;
 	struct chk_report rep;
@@ -484,6 +485,9 @@ static int verify_since(const struct topo *t, const struct cls *c, unsigned thre
 	co.trace = &out->trace;
 	co.since = since;
 	co.since_only = only;
+	co.lid_found = found;
+	if (found)
+		memset(found, 0, (size_t)t->max_lid + 1);
 	rc = chk_report_init(&rep, t->nports);
 	if (!rc)
 		rc = chk_findings(t, out->lft, c, &co, &rep);
@@ -538,7 +542,7 @@ static int verify_since(const struct topo *t, const struct cls *c, unsigned thre
 static int verify(const struct topo *t, const struct cls *c, unsigned threads,
 		  struct route_out *out, unsigned soft)
 {
-	return verify_since(t, c, threads, out, soft, NULL, NULL);
+	return verify_since(t, c, threads, out, soft, NULL, NULL, NULL);
 }
 
 /* Milliseconds since @t0 (CLOCK_MONOTONIC); @t0 becomes now. */
@@ -553,42 +557,62 @@ static double ms_since(struct timespec *t0)
 	return ms;
 }
 
-/* Rounds of merging strictly where the merged tables looped (strict_where_looped()). */
+/* Rounds of merging strictly where the merged tables failed (strict_where_failed()). */
 #define LOOP_ROUNDS 8
+
+/* Mark in @mark the LIDs of @cand that @found names and @mark does not yet; how many. */
+static int mark_found(uint32_t max_lid, const uint8_t *found, const uint8_t *cand, uint8_t *mark)
+{
+	int more = 0;
+
+	for (uint32_t lid = 1; lid <= max_lid; lid++)
+		if (found[lid] && cand[lid] && !mark[lid]) {
+			mark[lid] = 1;
+			more++;
+		}
+	return more;
+}
 
 /*
  * The lenient merge in @out failed the verification: merge again, strictly
- * for the LIDs whose routes make an edge of a credit loop of the tables
- * merged last (chk_loop_lids(): same channel, same VL; among @broke, the
- * LIDs the merge changes), leniently for the others, while a round finds
- * LIDs not yet strict (LOOP_ROUNDS at most).  The fewest routes leave the
- * lenient merge: a loop's LIDs, not every LID.  0 when a round passes the
- * verification, 1 when none does (the tables are the last round's), or
- * -ENOMEM.
+ * for the LIDs among @broke (the LIDs the merge changes) that the last
+ * verification found fault with on their own routes (@found: a route that
+ * leaves its rail's plane through a valley the merge joined), else for
+ * those whose routes make an edge of a credit loop of the tables merged
+ * last (chk_loop_lids(): same channel, same VL), leniently for the
+ * others, while a round finds LIDs not yet strict (LOOP_ROUNDS at most).
+ * The fewest routes leave the lenient merge: those LIDs, not every LID.
+ * 0 when a round passes the verification, 1 when none does (the tables
+ * are the last round's), or -ENOMEM.
  */
-static int strict_where_looped(const struct topo *t, const struct cls *c,
+static int strict_where_failed(const struct topo *t, const struct cls *c,
 			       const struct route_opts *o, struct rt_merge_how *h,
 			       struct route_out *out, unsigned soft, const struct chk_trace *since,
-			       struct rt_merge_keep *keep, struct rt_merge_count *n)
+			       uint8_t *found, struct rt_merge_keep *keep, struct rt_merge_count *n)
 {
 	uint8_t *mark = calloc((size_t)t->max_lid + 1, 1);
 	struct chk_opts co;
 	int rc = mark ? 1 : -ENOMEM, more;
+	const char *why = "have a finding of their own";
 
 	h->strict_lid = mark;
 	for (unsigned r = 0; rc == 1 && r < LOOP_ROUNDS; r++) {
-		verify_opts(out, o->threads, &co);
-		more = chk_loop_lids(t, out->lft, &co, h->broke, mark);
+		more = mark_found(t->max_lid, found, h->broke, mark);
+		if (!more) {
+			verify_opts(out, o->threads, &co);
+			more = chk_loop_lids(t, out->lft, &co, h->broke, mark);
+			why = "make a credit loop";
+		}
 		if (more <= 0) {	/* none to mark (or -EOVERFLOW): every LID strictly */
 			rc = more == -ENOMEM ? more : 1;
 			break;
 		}
-		logf_(o, ROUTE_LOG_INFO, "incremental: %d more LIDs make a credit loop; merging "
-		      "those strictly", more);
+		logf_(o, ROUTE_LOG_INFO, "incremental: %d more LIDs %s; merging those strictly",
+		      more, why);
 		out->max_link_routes = 0;
 		rc = rt_base_merge(t, c, o->base, out, h, keep, n);
 		if (!rc)
-			rc = verify_since(t, c, o->threads, out, soft, since, h->only) ? 1 : 0;
+			rc = verify_since(t, c, o->threads, out, soft, since, h->only, found) ? 1 : 0;
 	}
 	h->strict_lid = NULL;
 	free(mark);
@@ -601,7 +625,7 @@ static int strict_where_looped(const struct topo *t, const struct cls *c,
  * this pass's entries into the base's, turns and all: the fewest
  * changes); if that fails the verification, strictly (every path one
  * routing's whole or plain up*down*) for the LIDs that make a credit
- * loop (strict_where_looped()), then for every LID; -EAGAIN when all
+ * loop or have a finding of their own (strict_where_failed()), then for every LID; -EAGAIN when all
  * fail (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
@@ -617,21 +641,23 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	struct rt_merge_count n;
 	struct rt_merge_how h = *how;
 	const char *how_ = "";	/* which merge stood */
+	uint8_t *found;		/* the LIDs a verification found fault with */
 	struct timespec t0;
 	int rc;
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	h.force = out->forced;
 	h.threads = o->threads;
-	h.broke = calloc((size_t)t->max_lid + 1, 1);
+	h.broke = calloc(2 * ((size_t)t->max_lid + 1), 1);
+	found = h.broke ? h.broke + t->max_lid + 1 : NULL;
 	out->max_link_routes = 0;
 	rc = h.broke ? rt_base_merge(t, c, o->base, out, &h, &keep, &n) : -ENOMEM;
 	ms[0] = ms_since(&t0);
-	if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
+	if (!rc && verify_since(t, c, o->threads, out, soft, since, only, found)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s)", out->err);
-		rc = strict_where_looped(t, c, o, &h, out, soft, since, &keep, &n);
-		how_ = rc ? how_ : " (strict where looped)";
+		rc = strict_where_failed(t, c, o, &h, out, soft, since, found, &keep, &n);
+		how_ = rc ? how_ : " (strict where it failed)";
 	}
 	if (rc == 1) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: merging every LID strictly");
@@ -639,7 +665,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 		how_ = " (strict)";
 		out->max_link_routes = 0;
 		rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
-		if (!rc && verify_since(t, c, o->threads, out, soft, since, only)) {
+		if (!rc && verify_since(t, c, o->threads, out, soft, since, only, NULL)) {
 			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
 				 "where intact fail the verification (%.160s)", out->err);
 			rc = -EAGAIN;

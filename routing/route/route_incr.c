@@ -185,6 +185,26 @@ static bool broken_above(const struct mg *m, const uint8_t *col, uint8_t *dead, 
 	return more;
 }
 
+/*
+ * Whether entries @a and @b of switch ordinal @s take the same hop: equal,
+ * or parallel links to one switch.  A path is a routing's whole if it
+ * visits its switches in its order, whichever of the parallel links it
+ * takes (their channels play the same part in every layer): a core's
+ * valley that follows this pass's switches need not move the parallel
+ * link a spine below it keeps for every other source.
+ */
+static bool same_hop(const struct mg *m, uint32_t s, uint8_t a, uint8_t b)
+{
+	uint32_t w;
+
+	if (a == b)
+		return true;
+	if (a == 0 || b == 0 || a == LFT_NONE || b == LFT_NONE)
+		return false;
+	w = rt_next_sw(m, s, a);
+	return w != TOPO_NONE && w == rt_next_sw(m, s, b);
+}
+
 /* What a path of the merged column is (path_kind()). */
 enum { PK_BASE = 1, PK_OWN = 2, PK_PLAIN = 4 };
 
@@ -216,9 +236,9 @@ static unsigned path_kind(const struct mg *m, uint32_t s)
 		uint8_t e = m->try[s];
 		uint32_t p;
 
-		if (e != m->col[s])
+		if (!same_hop(m, s, e, m->col[s]))
 			k &= ~(unsigned)PK_BASE;
-		if (e != m->own[s])
+		if (!same_hop(m, s, e, m->own[s]))
 			k &= ~(unsigned)PK_OWN;
 		if (e == 0 || e == LFT_NONE)
 			break;
@@ -270,14 +290,20 @@ static void build(struct mg *m, uint32_t lid, unsigned tc)
 			m->try[s] = patch_entry(m, m->try, s, lid, m->try[s], use_row(m, s), tc);
 }
 
-/* Mark 2 on @s and this pass's path from it; true if any mark was new. */
+/*
+ * Mark 2 on @s and this pass's path from it, where the merged entry
+ * (m->try) takes another hop than this pass's (same_hop()); true if any
+ * mark was new.
+ */
 static bool own_path(struct mg *m, uint32_t s)
 {
 	bool grew = false;
 
 	for (uint32_t h = 0; s != TOPO_NONE && h <= m->ns; h++) {
-		grew |= m->dead[s] != 2;
-		m->dead[s] = 2;
+		if (!same_hop(m, s, m->try[s], m->own[s])) {
+			grew |= m->dead[s] != 2;
+			m->dead[s] = 2;
+		}
 		s = rt_next_sw(m, s, m->own[s]);
 	}
 	return grew;
