@@ -247,6 +247,25 @@ static unsigned end_ports(const struct topo *t)
 	return n;
 }
 
+/* End ports (cabled CA ports, switch port 0) without a LID, and how many there are in all. */
+static uint32_t no_lid(const struct topo *t, uint32_t *all)
+{
+	uint32_t n = 0;
+
+	*all = 0;
+	for (uint32_t node = 0; node < t->nnodes; node++) {
+		bool sw = topo_is_switch(t, node);
+
+		for (uint32_t p = t->port_off[node] + !sw; p < t->port_off[node + 1]; p++) {
+			if ((sw && p != t->port_off[node]) || (!sw && t->port_remote[p] == TOPO_NONE))
+				continue;
+			++*all;
+			n += !t->port_lid[p];
+		}
+	}
+	return n;
+}
+
 static void log_stderr(void *ctx, enum route_log_level lvl, const char *msg)
 {
 	if (lvl == ROUTE_LOG_ERROR || (ctx && *(const bool *)ctx))
@@ -667,7 +686,7 @@ static void summary(const struct route_cli *o, const struct topo *t, const struc
 		fprintf(stderr, "ffroute route: incremental: %u LIDs keep the base's routes, "
 			"%u patched where they met a fault, %u re-routed (this pass routed %u)\n",
 			ro->kept_lids, ro->patched_lids, ro->rerouted_lids, ro->pass_lids);
-	else if (!o->quiet && o->ro.base)
+	else if (!o->quiet && !o->verbose && o->ro.base)	/* -v: the engine said so */
 		fprintf(stderr, "ffroute route: routed from scratch: %s\n", ro->mode_why);
 	if (ro->rails_given_up)
 		fprintf(stderr, "ffroute route: rail isolation could not be kept: %llu "
@@ -731,6 +750,7 @@ static void inputs_free(struct route_inputs *in)
 /* The fabric, its LIDs assigned, and what the options name, into @in and @o->ro; 0 or CLI_ERROR (said). */
 static int load_inputs(struct route_cli *o, struct route_inputs *in)
 {
+	uint32_t nolid, all;
 	int rc = 0;
 
 	if (o->roles && cli_load_overrides(o->roles, &in->ov))
@@ -751,6 +771,11 @@ static int load_inputs(struct route_cli *o, struct route_inputs *in)
 	if (o->no_incremental && o->verbose)
 		fprintf(stderr, "ffroute route: routed from scratch: --no-incremental\n");
 	in->t = cli_load_topo(o->fabric, o->fmt, NULL);
+	nolid = in->t ? no_lid(in->t, &all) : 0;
+	if (nolid && nolid < all)	/* a dump taken before an SM gave every port a LID */
+		fprintf(stderr, "ffroute route: %s: warning: %u of %u end ports have no LID (lid 0); "
+			"they get LIDs from %u on, which an SM would not give them: route a dump "
+			"taken after the SM's sweep\n", o->fabric, nolid, all, in->t->max_lid + 1);
 	if (!in->t || (rc = topo_assign_lids(in->t, o->lmc))) {
 		if (rc == -ENOSPC)
 			fprintf(stderr, "ffroute route: %s: cannot assign LIDs: LMC %u needs %u LIDs "

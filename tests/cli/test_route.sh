@@ -323,5 +323,18 @@ rc=$?
 [ $rc -eq 2 ] && grep -q "lfts-compact" "$TMP/cp.err" && [ ! -e "$TMP/cp2" ] &&
 	ok "--lfts-compact with --no-lfts-dump: usage error, exit 2" ||
 	not_ok "--lfts-compact with --no-lfts-dump (exit $rc)" "$TMP/cp.err"
+# a dump taken before the SM gave one CA its LID: routed, with a warning
+# that names the count (its LID is not the one OpenSM will give it)
+# (the CA's own port line and its switch's line to it both say lid 5)
+sed -e 's/# lid 5 lmc 0 /# lid 0 lmc 0 /' -e 's/" lid 5 4xHDR$/" lid 0 4xHDR/' \
+	"$top_srcdir/tests/data/foreign/superpod-small.topo" >"$TMP/nolid.topo"
+"$FFROUTE" route "$TMP/nolid.topo" -o "$TMP/nolid" 2>"$TMP/nolid.err" &&
+	grep -q "warning: 1 of 146 end ports have no LID (lid 0)" "$TMP/nolid.err" &&
+	ok "a CA without a LID among CAs with LIDs: routed, with a warning" ||
+	not_ok "a CA without a LID: no warning" "$TMP/nolid.err"
+"$FFROUTE" route "$FAB/demo/mini.net" -o "$TMP/mini-nolid" 2>"$TMP/mini-nolid.err" &&
+	! grep -q "no LID" "$TMP/mini-nolid.err" &&
+	ok "a fabric with no LIDs at all (.net): no warning" ||
+	not_ok "a .net fabric: a LID warning" "$TMP/mini-nolid.err"
 
 tap_done
