@@ -624,9 +624,9 @@ static int strict_where_failed(const struct topo *t, const struct cls *c,
  * verified like any tables: first merged leniently (a switch may follow
  * this pass's entries into the base's, turns and all: the fewest
  * changes); if that fails the verification, strictly (every path one
- * routing's whole or plain up*down*) for the LIDs that make a credit
- * loop or have a finding of their own (strict_where_failed()), then for every LID; -EAGAIN when all
- * fail (mode_why says why).
+ * routing's whole or plain up*down*) for the LIDs that have a finding of
+ * their own or make a credit loop (strict_where_failed()), then for every
+ * LID; -EAGAIN when all fail (mode_why says why).
  */
 static int incremental(const struct topo *t, const struct cls *c, const struct route_opts *o,
 		       const struct rt_merge_how *how, struct route_out *out, unsigned soft,
