@@ -377,8 +377,9 @@ static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t
 }
 
 /*
- * Per candidate zone, whether most of its top-level switches have a link
- * up to a zone-less switch of a higher level: a pod of a 3-level tree,
+ * Per candidate zone, whether most of its top-level switches (below the
+ * lowest level of zone-less switches above it) have a link up to a
+ * zone-less switch of a higher level: a pod of a 3-level tree,
  * whose cores span every pod, however tapered.  Once three candidates or
  * more are such pods, so is any candidate with one switch still linked
  * up to such a switch (a SuperPOD rail group whose spines lost most core
@@ -392,14 +393,30 @@ static int16_t majority_zone(const struct topo *t, const struct cls *c, uint32_t
  */
 static int find_tiers(const struct topo *t, const struct cls *c, uint32_t nz, bool *tier)
 {
-	uint32_t *top = calloc((size_t)nz * 4, sizeof(*top)), *ntop = top + nz, *nup = ntop + nz;
-	uint32_t *anyup = nup + nz;
+	uint32_t *top = calloc((size_t)nz * 5, sizeof(*top)), *ntop = top + nz, *nup = ntop + nz;
+	uint32_t *anyup = nup + nz, *lo = anyup + nz;
 	uint32_t ntiers = 0;
 
 	if (!top)
 		return -ENOMEM;
+	for (uint32_t z = 0; z < nz; z++)
+		lo[z] = UINT32_MAX;
+	for (uint32_t n = 0; n < t->nnodes; n++) {	/* the tier above: its lowest level */
+		if (!topo_is_switch(t, n) || c->zone[n] < 0)
+			continue;
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t q = cls_peer_sw(t, p);
+
+			if (q != TOPO_NONE && c->zone[q] < 0 && c->level[q] > c->level[n] &&
+			    c->level[q] < lo[c->zone[n]])
+				lo[c->zone[n]] = c->level[q];
+		}
+	}
+	/* the top below that tier: a core that lost its link to every pod but
+	 * one joined that pod's candidate by majority, and is no top of it */
 	for (uint32_t n = 0; n < t->nnodes; n++)
-		if (topo_is_switch(t, n) && c->zone[n] >= 0 && c->level[n] > top[c->zone[n]])
+		if (topo_is_switch(t, n) && c->zone[n] >= 0 && c->level[n] > top[c->zone[n]] &&
+		    c->level[n] < lo[c->zone[n]])
 			top[c->zone[n]] = c->level[n];
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		bool up = false;

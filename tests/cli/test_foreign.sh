@@ -201,6 +201,29 @@ elif python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 2 2 8 0.15 nos
 else
 	not_ok "superpod-h100, unconfigured HCAs: route + check" "$TMP/unconf.err"
 fi
+# Two units and a storage branch, one unit spine gone: the core group it
+# fed keeps links to the other unit only, and joined that unit's
+# candidate zone by majority; that unit's top was then those cores, with
+# no link above, so no candidate passed for a pod of a 3-level tree, the
+# storage branch stood as a zone of its own, every DGX was dual-homed into
+# two zones and taken for storage, and the routing failed (512 zone-rule
+# findings): now one zone, routed, no hard finding (found by a churn sweep)
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok $((ntests += 1)) - superpod-h100 without a unit spine # SKIP python3 not installed"
+elif python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 12 2 16 0.2 nosharp >"$TMP/h12.topo" &&
+     sp=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*# "MF0;su1-spine01:.*/\1/p' "$TMP/h12.topo") &&
+     [ -n "$sp" ] && python3 "$top_srcdir/tests/lib/fabric_edit.py" "$TMP/h12.topo" "$TMP/h12-sp.topo" \
+	"node:$sp" &&
+     "$FFROUTE" route "$TMP/h12-sp.topo" -o "$TMP/h12-sp" --check --json -q >"$TMP/h12-sp.json" \
+	2>"$TMP/h12-sp.err"; then
+	got=$(jq -c '[.classification.zones, .classification.roles.storage, .hard_findings]' \
+		"$TMP/h12-sp.json")
+	[ "$got" = "[1,16,0]" ] &&
+		ok "superpod-h100, 2 units, a unit spine gone: one zone, the DGXs compute, routed" ||
+		not_ok "superpod-h100 without a unit spine: [zones, storage, hard] = $got, want [1,16,0]"
+else
+	not_ok "superpod-h100 without a unit spine: route + check" "$TMP/h12-sp.err"
+fi
 # one HCA of a host gone (a pulled cable, a dead NIC): the host's other
 # HCAs rank one lower by name, but keep their leaves' rails (the cabling
 # decides), so rail isolation still verifies (it refused: rail_mix)
