@@ -81,7 +81,9 @@ struct route_opts {
 				 * any other (levels, then the rooted layer: one
 				 * up*down* order); default false: decline it */
 	int rooted_layer;	/* -1 auto (default): when routes by levels alone fail the
-				 * verification; 0 off; 1 on (route_root.c) */
+				 * verification, then for every fallback if that fails
+				 * too; 0 off; 1 on (route_root.c); 2 on for every LID
+				 * whose fallback meets a switch with a CA */
 	bool tree_digits;	/* D-mod-K digits searched so that HFReduce's double binary
 				 * tree over each zone's compute HCAs shares no link
 				 * (route_dbt.c; default true); false: rank mod m */

@@ -423,13 +423,14 @@ static int ffroute_compute(const struct topo *t, const struct cls *c, const stru
 			   struct route_out *out)
 {
 	struct route_opts one = *o;
-	int rc = compute_pass(t, c, o, out, false);
+	bool strict = o->rooted_layer == 2;
+	int rc = compute_pass(t, c, o, out, strict);
 
 	one.threads = 1;
 	if (rc == -ERESTART) {
 		route_out_free(out);
 		memset(out, 0, sizeof(*out));
-		rc = compute_pass(t, c, &one, out, false);
+		rc = compute_pass(t, c, &one, out, strict);
 	}
 	if (rc != -EAGAIN)
 		return rc;
@@ -795,18 +796,23 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 				  out->hard_findings == out->rail_findings;
 		bool rails = rails_only && o->rail_isolation < 0;
 		bool more = !rails_only && o->rooted_layer < 0 && c->nzones == 1 &&
-			    !first.rooted_layer;
+			    first.rooted_layer < 2;
 
 		if (!rails && !more)
 			break;
+		/* the layer, then strict from the start: every LID whose
+		 * fallback meets a switch with a CA, SHARP nodes too (their
+		 * switches' fallbacks on the turn SL go up, down, then up:
+		 * a loop of such routes alone on VL 1) */
 		logf_(o, ROUTE_LOG_INFO, "%s; routing again %s", out->err, rails ?
-		      "accepting rail findings" : "with the rooted layer");
+		      "accepting rail findings" : first.rooted_layer ?
+		      "with the rooted layer for every fallback" : "with the rooted layer");
 		route_out_free(out);
 		memset(out, 0, sizeof(*out));
 		if (rails)
 			rails_soft = true;
 		else
-			first.rooted_layer = 1;
+			first.rooted_layer++;
 		rc = attempt(t, c, &first, out, rails_soft);
 	}
 	out->rails_given_up = !rc && rails_soft;
