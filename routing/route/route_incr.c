@@ -309,21 +309,30 @@ static bool own_path(struct mg *m, uint32_t s)
 	return grew;
 }
 
+/* The rate of the link entry @e of switch ordinal @s leaves by (UINT32_MAX: none, port 0). */
+static uint32_t hop_rate(const struct mg *m, uint32_t s, uint8_t e)
+{
+	if (e == 0 || e == LFT_NONE)
+		return UINT32_MAX;
+	return m->c->rate[m->t->port_off[m->t->sw_node[s]] + e];
+}
+
 /*
  * Switch hops from every switch to @lid following @col, into @len:
  * INT32_MAX where @col does not deliver it (a loop, or a dead end: no
- * entry, a lost link, another node).  With @meet, also whether the path
- * from the switch meets one m->dead marks.
+ * entry, a lost link, another node), and the slowest link on the way,
+ * into @rate.  With @meet, also whether the path from the switch meets
+ * one m->dead marks.
  */
 static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32_t *len,
-		     uint8_t *meet)
+		     uint32_t *rate, uint8_t *meet)
 {
 	uint32_t *stk = m->stk;
 
 	for (uint32_t s = 0; s < m->ns; s++)
 		len[s] = -1;	/* not walked yet */
 	for (uint32_t s0 = 0; s0 < m->ns; s0++) {
-		uint32_t n = 0, s = s0;
+		uint32_t n = 0, s = s0, r;
 		int32_t d;
 		bool mt;
 
@@ -336,11 +345,14 @@ static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32
 			d = hop_ok(m, stk[n - 1], lid, col[stk[n - 1]]) ? -1 : INT32_MAX;
 		else
 			d = len[s] < 0 ? INT32_MAX : len[s];
+		r = s != TOPO_NONE && len[s] >= 0 ? rate[s] : UINT32_MAX;
 		mt = s != TOPO_NONE && meet && len[s] >= 0 && meet[s];
 		while (n) {
 			s = stk[--n];
 			d = d == INT32_MAX ? d : d + 1;
 			len[s] = d;
+			r = hop_rate(m, s, col[s]) < r ? hop_rate(m, s, col[s]) : r;
+			rate[s] = r;
 			mt = mt || m->dead[s];
 			if (meet)
 				meet[s] = mt;
@@ -351,23 +363,27 @@ static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32
 /*
  * Switches whose path in the merged column m->try meets a switch that
  * takes this pass's entry and is longer than this pass's route
- * (m->len + ns: col_hops() of m->own, by merge_lid()): a base route intact
- * at a switch may lead into one that lost its way and detours there (a
- * core sending a leaf's LIDs down to the spine that lost its link to that
- * leaf).  Such a switch takes this pass's entry (balanced), then this
- * pass's whole path; sets *@grew when a mark is new.  Whether there was
- * one.  A path that meets no such switch is the base's whole, which this
- * pass's may beat only by a detour of the base's own (jobs, zones): kept.
+ * (m->len + ns: col_hops() of m->own, by merge_lid()), or as long but
+ * through a slower link: a base route intact at a switch may lead into
+ * one that lost its way and detours there (a core sending a leaf's LIDs
+ * down to the spine that lost its link to that leaf), and a patched entry
+ * may lead into a base route that crosses a link trained down (the base
+ * sent no CA's route that way; this pass avoids it).  Such a switch takes
+ * this pass's entry (balanced), then this pass's whole path; sets *@grew
+ * when a mark is new.  Whether there was one.  A path that meets no such
+ * switch is the base's whole, which this pass's may beat only by a detour
+ * of the base's own (jobs, zones): kept.
  */
 static bool longer(struct mg *m, uint32_t lid, bool *grew)
 {
 	int32_t *a = m->len, *b = m->len + m->ns;
+	uint32_t *ra = m->rate, *rb = m->rate + m->ns;
 	uint8_t *meet = m->st + m->ns;	/* delivers() uses the first half */
 	bool any = false;
 
-	col_hops(m, m->try, lid, a, meet);
+	col_hops(m, m->try, lid, a, ra, meet);
 	for (uint32_t s = 0; s < m->ns; s++) {
-		if (!meet[s] || b[s] == INT32_MAX || a[s] <= b[s])
+		if (!meet[s] || b[s] == INT32_MAX || a[s] < b[s] || (a[s] == b[s] && ra[s] >= rb[s]))
 			continue;
 		any = true;
 		if (m->dead[s]) {
@@ -723,7 +739,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		return 0;
 	}
 	m->lstrict = m->strict || (m->slid && m->slid[lid]);
-	col_hops(m, m->own, lid, m->len + m->ns, NULL);	/* for longer() */
+	col_hops(m, m->own, lid, m->len + m->ns, m->rate + m->ns, NULL);	/* for longer() */
 	if (m->broke)
 		m->broke[lid] = 1;
 	if (!m->again && !m->only && keep_lid(m, lid))
@@ -893,11 +909,12 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	m.col = malloc(4 * ns + 1);
 	m.st = calloc(2 * ns + 1, 1);
 	m.len = malloc((2 * ns + 1) * sizeof(*m.len));
+	m.rate = malloc((2 * ns + 1) * sizeof(*m.rate));
 	m.stk = malloc((ns + 2) * sizeof(*m.stk));
 	m.bblk = malloc(2 * ns * LFT_COLS + 1);
 	m.oblk = m.bblk ? m.bblk + ns * LFT_COLS : NULL;
-	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st && m.len && m.stk && m.bblk ?
-	     0 : -ENOMEM;
+	rc = m.bsw && m.use && m.used && m.tcl && m.col && m.st && m.len && m.rate && m.stk &&
+	     m.bblk ? 0 : -ENOMEM;
 	memset(n, 0, sizeof(*n));
 	if (!rc) {
 		m.own = m.col + ns;
@@ -944,6 +961,7 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 	free(m.col);
 	free(m.st);
 	free(m.len);
+	free(m.rate);
 	free(m.stk);
 	return rc;
 }

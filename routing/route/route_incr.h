@@ -31,6 +31,7 @@ struct mg {
 	uint8_t *col, *own, *try, *dead, *st;	/* [switch]: the base's, this pass's and
 						 * the merged column, dead, scratch (2 x) */
 	int32_t *len;			/* [2 x switch]: hops (longer()) ... */
+	uint32_t *rate;			/* ... [2 x switch]: their slowest link ... */
 	uint32_t *stk;			/* ... [switch + 2]: a walk */
 	uint32_t ngroups;		/* this pass's SL groups; 0: no SL table */
 	bool strict;			/* every path one routing's or plain (take_own()) */

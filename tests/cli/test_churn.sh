@@ -237,6 +237,25 @@ turns hetfull "$TMP/hetfull.net" link 300
 python3 "$top_srcdir/tests/lib/gen_foreign.py" ff2 20 39 30 20 8 2 11 >"$TMP/ff2big.topo" ||
 	not_ok "gen_foreign.py ff2"
 turns ff2big "$TMP/ff2big.topo" link 300
+# a tree with links trained down to 1x (another generator's): a patched
+# entry led into a base route that crosses a 1x link, where this pass's
+# path is as short at 4x (the base sent no CA that way); 464 pairs ran at
+# 50 Gb/s where a path as short runs 200.  A switch whose merged path is
+# slower than this pass's takes this pass's path, as one that is longer
+python3 "$top_srcdir/tests/lib/gen_foreign.py" xgft 4 4 4 2 8 17 randwire trained=3 \
+	>"$TMP/xgft.topo" || not_ok "gen_foreign.py xgft"
+route xgft "$TMP/xgft.topo"
+if grep -q '"S-248a07035b986c46"' "$TMP/xgft/fabric.topo" &&
+   $EDIT "$TMP/xgft/fabric.topo" "$TMP/xgft-l.topo" port:S-248a07035b986c46:8; then
+	route xgft-l "$TMP/xgft-l.topo" --previous "$TMP/xgft"
+	"$FFROUTE" check "$TMP/xgft-l" >"$TMP/xgft-l.chk" 2>&1
+	grep -q "incremental: [0-9]* LIDs keep the base's routes" "$TMP/xgft-l.err" &&
+		grep -q -E "^ *rate_slowed +0$" "$TMP/xgft-l.chk" && grep -q "^findings: 0 hard" "$TMP/xgft-l.chk" &&
+		ok "xgft with 1x links: a link fails: incremental, no pair slowed" ||
+		not_ok "xgft with 1x links: a link fails" "$TMP/xgft-l.err" "$TMP/xgft-l.chk"
+else
+	not_ok "xgft: the link to cut is not in the generated fabric"
+fi
 # a real fabric, Selene's storage network (160 switches, 3 levels): a
 # leaf-spine link fails; under 220 entries move (the cores that sent the
 # leaf's CAs down that spine take another, the leaves above them keep
