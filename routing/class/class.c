@@ -953,6 +953,7 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	if (!rc)
 		rc = cls_find_hosts(t, c);
 	if (!rc) {
+		cls_zones_of_hosts(t, c);
 		cls_dual_homed(t, c);
 		apply_overrides(t, ov, m, c, OV_ROLE);
 		rc = find_rails(t, c, s2);

@@ -38,6 +38,8 @@ void cls_ports(const struct topo *t, struct cls *c);
 void cls_shape(const struct topo *t, struct cls *c);
 /** cls_verdict - reasons the engine cannot route the fabric (class_port.c) */
 void cls_verdict(const struct topo *t, struct cls *c);
+/** cls_zones_of_hosts - one zone when a zone holds no compute host of its own (class_port.c) */
+void cls_zones_of_hosts(const struct topo *t, struct cls *c);
 /** cls_dual_homed - hosts with CAs in two zones become storage (class_port.c) */
 void cls_dual_homed(const struct topo *t, struct cls *c);
 /** cls_positions - c->pos, after levels (class_pos.c) */

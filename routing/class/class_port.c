@@ -7,7 +7,8 @@
  * unless the description is an unconfigured default ("MT4123 ConnectX6",
  * "Mellanox Technologies Aggregation Node", "HCA-1", empty), which names
  * no host: such a CA is a host of its own.  A host with CAs in two zones
- * is dual-homed storage (Fire-Flyer 2).
+ * is dual-homed storage (Fire-Flyer 2), when every zone has compute hosts
+ * of its own (else the zones were no frames).
  *
  * Port direction, seen from the port's node: HOST (to or from a CA),
  * XZONE (the link joins two zones, or a zone and a zone-less switch),
@@ -133,6 +134,87 @@ int cls_find_hosts(const struct topo *t, struct cls *c)
 	free(k);
 	free(sys);
 	return 0;
+}
+
+/* Whether a path of switch links joins every zoned switch (@c->zone). */
+static bool zones_joined(const struct topo *t, const struct cls *c)
+{
+	uint32_t *q = malloc(((size_t)t->nnodes + 1) * sizeof(*q)), head = 0, tail = 0;
+	uint8_t *seen = calloc((size_t)t->nnodes + 1, 1);
+	bool all = true;
+
+	if (!q || !seen) {
+		free(q);
+		free(seen);
+		return true;	/* a hint only: the verdict still judges the zones */
+	}
+	for (uint32_t n = 0; n < t->nnodes && !tail; n++)
+		if (topo_is_switch(t, n) && c->zone[n] >= 0)
+			seen[n] = 1, q[tail++] = n;
+	while (head < tail) {
+		uint32_t n = q[head++];
+
+		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++) {
+			uint32_t w = cls_peer_sw(t, p);
+
+			if (w != TOPO_NONE && !seen[w])
+				seen[w] = 1, q[tail++] = w;
+		}
+	}
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		all &= !topo_is_switch(t, n) || c->zone[n] < 0 || seen[n];
+	free(q);
+	free(seen);
+	return all;
+}
+
+/*
+ * Zones are frames of compute hosts (Fire-Flyer 2: each zone's own hosts,
+ * storage dual-homed into both).  When some zone holds no compute CA of a
+ * host cabled to that zone alone, the parts are no frames: a SuperPOD's
+ * storage branch under the cores of a single unit (every DGX has HCAs in
+ * both, and all would pass for storage), a management switch under a
+ * leaf.  Then every zoned node is in zone 0.  Before the roles of
+ * dual-homed hosts are set (cls_dual_homed()); overrides come after.
+ */
+void cls_zones_of_hosts(const struct topo *t, struct cls *c)
+{
+	int16_t *z = malloc(((size_t)c->nhosts + 1) * sizeof(*z));
+	uint8_t *own = calloc((size_t)c->nzones + 1, 1);
+	uint32_t with = 0;
+
+	if (!z || !own || c->nzones < 2)
+		goto out;	/* a hint only */
+	for (uint32_t h = 0; h < c->nhosts; h++)
+		z[h] = -1;
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t h = c->host[n];
+
+		if (h == TOPO_NONE || c->zone[n] < 0)
+			continue;
+		z[h] = z[h] == -1 || z[h] == c->zone[n] ? c->zone[n] : -2;
+	}
+	for (uint32_t n = 0; n < t->nnodes; n++) {
+		uint32_t h = c->host[n];
+		int16_t zn = h != TOPO_NONE ? z[h] : c->zone[n];
+
+		if (!topo_is_switch(t, n) && c->role[n] == CLS_ROLE_COMPUTE && zn >= 0 &&
+		    (uint32_t)zn < c->nzones && !own[zn]) {
+			own[zn] = 1;
+			with++;
+		}
+	}
+	if (with == c->nzones || !zones_joined(t, c))
+		goto out;	/* parts with no path between them: the verdict refuses */
+	snprintf(c->zone_why, sizeof(c->zone_why), "%u of %u parts hold no compute host of "
+		 "their own: not frames, one zone", c->nzones - with, c->nzones);
+	for (uint32_t n = 0; n < t->nnodes; n++)
+		if (c->zone[n] >= 0)
+			c->zone[n] = 0;
+	c->nzones = 1;
+out:
+	free(z);
+	free(own);
 }
 
 void cls_dual_homed(const struct topo *t, struct cls *c)

@@ -90,11 +90,12 @@ static uint32_t sw_links(const struct topo *t, const struct cls *c, uint32_t s, 
 
 /*
  * Slow leaves cabled like the others: a leaf whose links all go up to
- * fast switches, as many as most full-rate leaves have (an older pod at
- * a lower rate in a faster tree) is a leaf of the tree, ranked and routed
- * with the others, not a subtree hung on it (a subtree for other
- * accelerators has fewer up-links, or hangs below a leaf).  Marks them in
- * @tree.
+ * fast switches, at least 3/4 as many as most full-rate leaves have (an
+ * older pod at a lower rate in a faster tree, even one that lost an
+ * aggregation switch: 6 of its 8 up-links) is a leaf of the tree, ranked
+ * and routed with the others, not a subtree hung on it (a subtree for
+ * other accelerators has few up-links, or hangs below a leaf).  Marks
+ * them in @tree.
  */
 static void tree_leaves(const struct topo *t, const struct cls *c, uint8_t *tree)
 {
@@ -109,7 +110,7 @@ static void tree_leaves(const struct topo *t, const struct cls *c, uint8_t *tree
 			mode = k;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		tree[n] = topo_is_switch(t, n) && c->level[n] == 1 && c->slow[n] && mode &&
-			  sw_links(t, c, n, &up) >= mode && up;
+			  4 * sw_links(t, c, n, &up) >= 3 * mode && up;
 }
 
 /*

@@ -224,6 +224,24 @@ elif python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 12 2 16 0.2 no
 else
 	not_ok "superpod-h100 without a unit spine: route + check" "$TMP/h12-sp.err"
 fi
+# A single unit with its storage branch (healthy): the unit and the
+# storage branch stood as two zones by the bisection rule (no tier of
+# three pods), every DGX had HCAs in both and passed for storage
+# (compute 0), and the routing was refused (a credit loop).  A zone
+# holds compute hosts of its own, else the parts are no frames: one zone
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "ok $((ntests += 1)) - superpod-h100, one unit # SKIP python3 not installed"
+elif python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 1 1 32 >"$TMP/su1.topo" &&
+     "$FFROUTE" route "$TMP/su1.topo" -o "$TMP/su1" --check --json -q >"$TMP/su1.json" \
+	2>"$TMP/su1.err"; then
+	got=$(jq -c '[.classification.zones, .classification.roles.compute, .hard_findings]' \
+		"$TMP/su1.json")
+	[ "$got" = "[1,320,0]" ] &&
+		ok "superpod-h100, one unit and storage: one zone, the DGXs compute, routed" ||
+		not_ok "superpod-h100, one unit: [zones, compute, hard] = $got, want [1,320,0]"
+else
+	not_ok "superpod-h100, one unit: route + check" "$TMP/su1.err"
+fi
 # Another generator's SuperPOD-style tree (SHARP on every switch), one
 # spine-core link gone: the switches' own fallback routes (turn SL) went
 # up, down and up again on VL 1 and closed a credit loop with a DGX's

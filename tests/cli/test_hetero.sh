@@ -211,6 +211,22 @@ elif python3 "$top_srcdir/tests/lib/gen_refarch.py" mixedrate 1 4 8 4 notrained 
 		ok "older pod: its 8 HDR leaves are leaves of the tree, no subtree" ||
 		not_ok "older pod: classified" "$TMP/pod.cls"
 	expect pod '.hard_findings == 0 and .findings.rate_slowed.count == 0 and .metrics.shift_max == 2 and .metrics.shift_lb_max == 2'
+	# that pod loses an aggregation switch: its leaves keep 6 of 8 up-links,
+	# still leaves of the tree (they needed 8: 8 subtrees, shift 12 to 16
+	# against a bound of 3; now 4)
+	agg=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*# "MF0;pod2-agg01:.*/\1/p' "$TMP/pod.topo")
+	if [ -n "$agg" ] && "$FFROUTE" classify --nodes "$TMP/pod.topo" | grep -q "slow 'MF0;pod2-leaf"; then
+		python3 "$top_srcdir/tests/lib/fabric_edit.py" "$TMP/pod.topo" "$TMP/pod-agg.topo" "node:$agg" &&
+			"$FFROUTE" classify "$TMP/pod-agg.topo" >"$TMP/pod-agg.cls" 2>&1 &&
+			"$FFROUTE" route "$TMP/pod-agg.topo" -o "$TMP/pod-agg" --check --json -q \
+			>"$TMP/pod-agg.json" 2>"$TMP/pod-agg.err" &&
+			grep -q "on slow leaves of the tree); subtrees 0;" "$TMP/pod-agg.cls" &&
+			ok "older pod without an aggregation switch: still leaves of the tree" ||
+			not_ok "older pod without an aggregation switch: classified" "$TMP/pod-agg.cls"
+		expect pod-agg '.hard_findings == 0 and .metrics.shift_max <= .metrics.shift_lb_max + 1'
+	else
+		not_ok "older pod: pod2 is not the HDR pod, or pod2-agg01 is missing"
+	fi
 else
 	not_ok "older pod: generated and routed" "$TMP/pod.err"
 fi
