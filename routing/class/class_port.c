@@ -168,6 +168,23 @@ static bool zones_joined(const struct topo *t, const struct cls *c)
 	return all;
 }
 
+/* Each host's zone, -2 for a host with CAs in two, -1 none: malloc'd [nhosts + 1], or NULL. */
+static int16_t *host_zones(const struct topo *t, const struct cls *c)
+{
+	int16_t *z = malloc(((size_t)c->nhosts + 1) * sizeof(*z));
+
+	for (uint32_t h = 0; z && h < c->nhosts; h++)
+		z[h] = -1;
+	for (uint32_t n = 0; z && n < t->nnodes; n++) {
+		uint32_t h = c->host[n];
+
+		if (h == TOPO_NONE || c->zone[n] < 0)
+			continue;
+		z[h] = z[h] == -1 || z[h] == c->zone[n] ? c->zone[n] : -2;
+	}
+	return z;
+}
+
 /*
  * Zones are frames of compute hosts (Fire-Flyer 2: each zone's own hosts,
  * storage dual-homed into both).  When some zone holds no compute CA of a
@@ -179,21 +196,12 @@ static bool zones_joined(const struct topo *t, const struct cls *c)
  */
 void cls_zones_of_hosts(const struct topo *t, struct cls *c)
 {
-	int16_t *z = malloc(((size_t)c->nhosts + 1) * sizeof(*z));
+	int16_t *z = c->nzones >= 2 ? host_zones(t, c) : NULL;
 	uint8_t *own = calloc((size_t)c->nzones + 1, 1);
 	uint32_t with = 0;
 
-	if (!z || !own || c->nzones < 2)
-		goto out;	/* a hint only */
-	for (uint32_t h = 0; h < c->nhosts; h++)
-		z[h] = -1;
-	for (uint32_t n = 0; n < t->nnodes; n++) {
-		uint32_t h = c->host[n];
-
-		if (h == TOPO_NONE || c->zone[n] < 0)
-			continue;
-		z[h] = z[h] == -1 || z[h] == c->zone[n] ? c->zone[n] : -2;
-	}
+	if (!z || !own)
+		goto out;	/* one zone, or a hint only */
 	for (uint32_t n = 0; n < t->nnodes; n++) {
 		uint32_t h = c->host[n];
 		int16_t zn = h != TOPO_NONE ? z[h] : c->zone[n];
@@ -219,22 +227,10 @@ out:
 
 void cls_dual_homed(const struct topo *t, struct cls *c)
 {
-	int16_t *z = malloc(((size_t)c->nhosts + 1) * sizeof(*z));
+	int16_t *z = host_zones(t, c);
 
 	if (!z)
 		return;		/* a hint only */
-	for (uint32_t h = 0; h < c->nhosts; h++)
-		z[h] = -1;
-	for (uint32_t n = 0; n < t->nnodes; n++) {
-		uint32_t h = c->host[n];
-
-		if (h == TOPO_NONE || c->zone[n] < 0)
-			continue;
-		if (z[h] == -1)
-			z[h] = c->zone[n];
-		else if (z[h] != c->zone[n])
-			z[h] = -2;
-	}
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		if (c->host[n] != TOPO_NONE && z[c->host[n]] == -2 &&
 		    c->role[n] == CLS_ROLE_COMPUTE)
