@@ -332,7 +332,7 @@ static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32
 	for (uint32_t s = 0; s < m->ns; s++)
 		len[s] = -1;	/* not walked yet */
 	for (uint32_t s0 = 0; s0 < m->ns; s0++) {
-		uint32_t n = 0, s = s0, r;
+		uint32_t n = 0, s = s0, r, hr;
 		int32_t d;
 		bool mt;
 
@@ -351,8 +351,8 @@ static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32
 			s = stk[--n];
 			d = d == INT32_MAX ? d : d + 1;
 			len[s] = d;
-			r = hop_rate(m, s, col[s]) < r ? hop_rate(m, s, col[s]) : r;
-			rate[s] = r;
+			hr = hop_rate(m, s, col[s]);
+			rate[s] = r = hr < r ? hr : r;
 			mt = mt || m->dead[s];
 			if (meet)
 				meet[s] = mt;

@@ -36,6 +36,8 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ffroute-foreign.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 1' INT TERM HUP
 
+EDIT="python3 $top_srcdir/tests/lib/fabric_edit.py"
+
 # route_check NAME [OPTION...]: route + check tests/data/foreign/NAME.topo into $TMP/NAME.json
 route_check() {
 	j=$TMP/$1.json n=$1
@@ -46,6 +48,17 @@ route_check() {
 	else
 		not_ok "route + check $n" "$TMP/$n.err"
 		return 1
+	fi
+}
+
+# json_case NAME TOPO JQ WANT MESSAGE: route + check TOPO into $TMP/NAME; jq JQ of the
+# report must print WANT
+json_case() {
+	if "$FFROUTE" route "$2" -o "$TMP/$1" --check --json >"$TMP/$1.json" 2>"$TMP/$1.err"; then
+		got=$(jq -c "$3" "$TMP/$1.json")
+		[ "$got" = "$4" ] && ok "$5" || not_ok "$5: $3 = $got, want $4" "$TMP/$1.err"
+	else
+		not_ok "$5: route + check" "$TMP/$1.err"
 	fi
 }
 
@@ -209,61 +222,48 @@ fi
 # two zones and taken for storage, and the routing failed (512 zone-rule
 # findings): now one zone, routed, no hard finding (found by a churn sweep)
 if ! command -v python3 >/dev/null 2>&1; then
-	echo "ok $((ntests += 1)) - superpod-h100 without a unit spine # SKIP python3 not installed"
-elif python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 12 2 16 0.2 nosharp >"$TMP/h12.topo" &&
-     sp=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*# "MF0;su1-spine01:.*/\1/p' "$TMP/h12.topo") &&
-     [ -n "$sp" ] && python3 "$top_srcdir/tests/lib/fabric_edit.py" "$TMP/h12.topo" "$TMP/h12-sp.topo" \
-	"node:$sp" &&
-     "$FFROUTE" route "$TMP/h12-sp.topo" -o "$TMP/h12-sp" --check --json -q >"$TMP/h12-sp.json" \
-	2>"$TMP/h12-sp.err"; then
-	got=$(jq -c '[.classification.zones, .classification.roles.storage, .hard_findings]' \
-		"$TMP/h12-sp.json")
-	[ "$got" = "[1,16,0]" ] &&
-		ok "superpod-h100, 2 units, a unit spine gone: one zone, the DGXs compute, routed" ||
-		not_ok "superpod-h100 without a unit spine: [zones, storage, hard] = $got, want [1,16,0]"
+	echo "ok $((ntests += 1)) - generated SuperPOD-style fabrics # SKIP python3 not installed"
 else
-	not_ok "superpod-h100 without a unit spine: route + check" "$TMP/h12-sp.err"
-fi
-# A single unit with its storage branch (healthy): the unit and the
-# storage branch stood as two zones by the bisection rule (no tier of
-# three pods), every DGX had HCAs in both and passed for storage
-# (compute 0), and the routing was refused (a credit loop).  A zone
-# holds compute hosts of its own, else the parts are no frames: one zone
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "ok $((ntests += 1)) - superpod-h100, one unit # SKIP python3 not installed"
-elif python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 1 1 32 >"$TMP/su1.topo" &&
-     "$FFROUTE" route "$TMP/su1.topo" -o "$TMP/su1" --check --json -q >"$TMP/su1.json" \
-	2>"$TMP/su1.err"; then
-	got=$(jq -c '[.classification.zones, .classification.roles.compute, .hard_findings]' \
-		"$TMP/su1.json")
-	[ "$got" = "[1,320,0]" ] &&
-		ok "superpod-h100, one unit and storage: one zone, the DGXs compute, routed" ||
-		not_ok "superpod-h100, one unit: [zones, compute, hard] = $got, want [1,320,0]"
-else
-	not_ok "superpod-h100, one unit: route + check" "$TMP/su1.err"
-fi
-# Another generator's SuperPOD-style tree (SHARP on every switch), one
-# spine-core link gone: the switches' own fallback routes (turn SL) went
-# up, down and up again on VL 1 and closed a credit loop with a DGX's
-# routes; the rooted layer alone roots no LID there (no compute CA needs
-# a fallback), so both attempts failed and nothing was routed (31 of the
-# 136 spine-core links).  Now a third attempt roots every LID whose
-# fallback meets a switch with a CA: routed, no hard finding, at a cost
-# (76 LIDs rooted, shift max 16 against 1)
-if ! command -v python3 >/dev/null 2>&1; then
-	echo "ok $((ntests += 1)) - gen_foreign superpod without a core link # SKIP python3 not installed"
-elif python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 2 8 8 4 2 4 2 19 >"$TMP/gs.topo" &&
-     grep -q '"S-248a070302269664"' "$TMP/gs.topo" &&
-     python3 "$top_srcdir/tests/lib/fabric_edit.py" "$TMP/gs.topo" "$TMP/gs-l.topo" \
-	port:S-248a070302269664:10 &&
-     "$FFROUTE" route "$TMP/gs-l.topo" -o "$TMP/gs-l" --check --json >"$TMP/gs-l.json" \
-	2>"$TMP/gs-l.err"; then
-	got=$(jq -c '[.hard_findings, .findings.credit_loop.count]' "$TMP/gs-l.json")
-	[ "$got" = "[0,0]" ] && grep -q "[1-9][0-9]* LIDs rooted" "$TMP/gs-l.err" &&
-		ok "gen_foreign superpod without a spine-core link: routed on the rooted layer, no credit loop" ||
-		not_ok "gen_foreign superpod without a spine-core link: [hard, credit_loop] = $got" "$TMP/gs-l.err"
-else
-	not_ok "gen_foreign superpod without a spine-core link: route + check" "$TMP/gs-l.err"
+	if python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 12 2 16 0.2 nosharp >"$TMP/h12.topo" &&
+	   sp=$(sed -n 's/^Switch.*"\(S-[0-9a-f]*\)".*# "MF0;su1-spine01:.*/\1/p' "$TMP/h12.topo") &&
+	   [ -n "$sp" ] && $EDIT "$TMP/h12.topo" "$TMP/h12-sp.topo" "node:$sp"; then
+		json_case h12-sp "$TMP/h12-sp.topo" \
+			'[.classification.zones, .classification.roles.storage, .hard_findings]' '[1,16,0]' \
+			"superpod-h100, 2 units, a unit spine gone: one zone, the DGXs compute, routed"
+	else
+		not_ok "superpod-h100 without a unit spine: generated, spine found and taken out"
+	fi
+	# A single unit with its storage branch (healthy): the unit and the
+	# storage branch stood as two zones by the bisection rule (no tier of
+	# three pods), every DGX had HCAs in both and passed for storage
+	# (compute 0), and the routing was refused (a credit loop).  A zone
+	# holds compute hosts of its own, else the parts are no frames: one zone
+	if python3 "$top_srcdir/tests/lib/gen_refarch.py" superpod-h100 1 1 32 >"$TMP/su1.topo"; then
+		json_case su1 "$TMP/su1.topo" \
+			'[.classification.zones, .classification.roles.compute, .hard_findings]' '[1,320,0]' \
+			"superpod-h100, one unit and storage: one zone, the DGXs compute, routed"
+	else
+		not_ok "superpod-h100, one unit: generated"
+	fi
+	# Another generator's SuperPOD-style tree (SHARP on every switch), one
+	# spine-core link gone: the switches' own fallback routes (turn SL) went
+	# up, down and up again on VL 1 and closed a credit loop with a DGX's
+	# routes; the rooted layer alone roots no LID there (no compute CA needs
+	# a fallback), so both attempts failed and nothing was routed (31 of the
+	# 136 spine-core links).  Now a third attempt roots every LID whose
+	# fallback meets a switch with a CA: routed, no hard finding, at a cost
+	# (76 LIDs rooted, shift max 16 against 1)
+	if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 2 8 8 4 2 4 2 19 >"$TMP/gs.topo" &&
+	   grep -q '"S-248a070302269664"' "$TMP/gs.topo" &&
+	   $EDIT "$TMP/gs.topo" "$TMP/gs-l.topo" port:S-248a070302269664:10; then
+		json_case gs-l "$TMP/gs-l.topo" '[.hard_findings, .findings.credit_loop.count]' '[0,0]' \
+			"gen_foreign superpod without a spine-core link: no credit loop"
+		grep -q "[1-9][0-9]* LIDs rooted" "$TMP/gs-l.err" &&
+			ok "gen_foreign superpod without a spine-core link: routed on the rooted layer" ||
+			not_ok "gen_foreign superpod without a spine-core link: no LID rooted" "$TMP/gs-l.err"
+	else
+		not_ok "gen_foreign superpod without a spine-core link: generated and edited"
+	fi
 fi
 # one HCA of a host gone (a pulled cable, a dead NIC): the host's other
 # HCAs rank one lower by name, but keep their leaves' rails (the cabling
