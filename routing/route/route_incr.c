@@ -69,36 +69,6 @@ static bool cut(const struct mg *m, uint32_t s)
 }
 
 /*
- * Does column @col (an entry per switch ordinal) deliver @lid from every
- * switch not cut off from it (cut()), without a loop?  @st: scratch
- * [nswitches].
- */
-static bool delivers(const struct mg *m, const uint8_t *col, uint32_t lid, uint8_t *st)
-{
-	const struct topo *t = m->t;
-
-	memset(st, 0, t->nswitches);	/* 0 unknown, 1 on this walk, 2 delivers */
-	for (uint32_t s0 = 0; s0 < t->nswitches; s0++) {
-		uint32_t s = s0, x;
-
-		if (cut(m, s0))
-			continue;	/* a walk into it fails at it: hop_ok() */
-
-		while (s != TOPO_NONE && st[s] == 0) {
-			if (!hop_ok(m, s, lid, col[s]))
-				return false;
-			st[s] = 1;
-			s = rt_next_sw(m, s, col[s]);
-		}
-		if (s != TOPO_NONE && st[s] == 1)
-			return false;	/* a loop */
-		for (x = s0; x != TOPO_NONE && st[x] == 1; x = rt_next_sw(m, x, col[x]))
-			st[x] = 2;
-	}
-	return true;
-}
-
-/*
  * Hops from switch @w following @col to @lid, 0 if it does not get there;
  * the lowest link rate on the way in *@rate.
  */
@@ -318,52 +288,80 @@ static uint32_t hop_rate(const struct mg *m, uint32_t s, uint8_t e)
 }
 
 /*
- * Switch hops from every switch to @lid following @col, into @len:
+ * col_walk()'s lengths unknown: every switch not walked yet.
+ */
+static void col_reset(const struct mg *m, int32_t *len)
+{
+	for (uint32_t s = 0; s < m->ns; s++)
+		len[s] = -1;
+}
+
+/*
+ * Switch hops from switch @s0, and from every switch on its way not
+ * walked yet, to @lid following @col, into @len (col_reset() first):
  * INT32_MAX where @col does not deliver it (a loop, or a dead end: no
  * entry, a lost link, another node), and the slowest link on the way,
  * into @rate.  With @meet, also whether the path from the switch meets
- * one m->dead marks.
+ * one m->dead marks.  Each switch is walked once per reset.
  */
-static void col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32_t *len,
-		     uint32_t *rate, uint8_t *meet)
+static void col_walk(const struct mg *m, const uint8_t *col, uint32_t lid, int32_t *len,
+		     uint32_t *rate, uint8_t *meet, uint32_t s0)
 {
-	uint32_t *stk = m->stk;
+	uint32_t *stk = m->stk, n = 0, s = s0, r, hr;
+	int32_t d;
+	bool mt;
 
-	for (uint32_t s = 0; s < m->ns; s++)
-		len[s] = -1;	/* not walked yet */
-	for (uint32_t s0 = 0; s0 < m->ns; s0++) {
-		uint32_t n = 0, s = s0, r, hr;
-		int32_t d;
-		bool mt;
-
-		while (s != TOPO_NONE && len[s] == -1) {
-			len[s] = -2;	/* on this walk: a loop if met again */
-			stk[n++] = s;	/* each switch once: n <= ns */
-			s = rt_next_sw(m, s, col[s]);
-		}
-		if (s == TOPO_NONE)	/* the last switch delivers, or ends nowhere */
-			d = hop_ok(m, stk[n - 1], lid, col[stk[n - 1]]) ? -1 : INT32_MAX;
-		else
-			d = len[s] < 0 ? INT32_MAX : len[s];
-		r = s != TOPO_NONE && len[s] >= 0 ? rate[s] : UINT32_MAX;
-		mt = s != TOPO_NONE && meet && len[s] >= 0 && meet[s];
-		while (n) {
-			s = stk[--n];
-			d = d == INT32_MAX ? d : d + 1;
-			len[s] = d;
-			hr = hop_rate(m, s, col[s]);
-			rate[s] = r = hr < r ? hr : r;
-			mt = mt || m->dead[s];
-			if (meet)
-				meet[s] = mt;
-		}
+	while (s != TOPO_NONE && len[s] == -1) {
+		len[s] = -2;	/* on this walk: a loop if met again */
+		stk[n++] = s;	/* each switch once: n <= ns */
+		s = rt_next_sw(m, s, col[s]);
+	}
+	if (!n)
+		return;	/* walked before */
+	if (s == TOPO_NONE)	/* the last switch delivers, or ends nowhere */
+		d = hop_ok(m, stk[n - 1], lid, col[stk[n - 1]]) ? -1 : INT32_MAX;
+	else
+		d = len[s] < 0 ? INT32_MAX : len[s];
+	r = s != TOPO_NONE && len[s] >= 0 ? rate[s] : UINT32_MAX;
+	mt = s != TOPO_NONE && meet && len[s] >= 0 && meet[s];
+	while (n) {
+		s = stk[--n];
+		d = d == INT32_MAX ? d : d + 1;
+		len[s] = d;
+		hr = hop_rate(m, s, col[s]);
+		rate[s] = r = hr < r ? hr : r;
+		mt = mt || m->dead[s];
+		if (meet)
+			meet[s] = mt;
 	}
 }
 
 /*
- * Switches whose path in the merged column m->try meets a switch that
- * takes this pass's entry and is longer than this pass's route
- * (m->len + ns: col_hops() of m->own, by merge_lid()), or as long but
+ * col_walk() from every switch: whether @col delivers @lid from every
+ * switch not cut off from it (cut()), without a loop.  A walk from a
+ * switch that does ends where another did, or at the LID (hop_ok() of
+ * the last hop; every hop to a switch is a live one), so a loop or a
+ * dead end on any switch's way leaves INT32_MAX in its length.
+ */
+static bool col_hops(const struct mg *m, const uint8_t *col, uint32_t lid, int32_t *len,
+		     uint32_t *rate, uint8_t *meet)
+{
+	bool ok = true;
+
+	col_reset(m, len);
+	for (uint32_t s = 0; s < m->ns; s++)
+		col_walk(m, col, lid, len, rate, meet, s);
+	for (uint32_t s = 0; s < m->ns && ok; s++)
+		ok = len[s] != INT32_MAX || cut(m, s);
+	return ok;
+}
+
+/*
+ * Switches whose path in the merged column m->try (its lengths m->len,
+ * rates m->rate and meetings of a m->dead switch in m->st + ns, by
+ * col_hops()) meets a switch that takes this pass's entry and is longer
+ * than this pass's route (m->len + ns: col_walk() of m->own, as needed;
+ * merge_lid() resets it), or as long but
  * through a slower link: a base route intact at a switch may lead into
  * one that lost its way and detours there (a core sending a leaf's LIDs
  * down to the spine that lost its link to that leaf), and a patched entry
@@ -378,12 +376,14 @@ static bool longer(struct mg *m, uint32_t lid, bool *grew)
 {
 	int32_t *a = m->len, *b = m->len + m->ns;
 	uint32_t *ra = m->rate, *rb = m->rate + m->ns;
-	uint8_t *meet = m->st + m->ns;	/* delivers() uses the first half */
+	const uint8_t *meet = m->st + m->ns;	/* col_hops() of m->try */
 	bool any = false;
 
-	col_hops(m, m->try, lid, a, ra, meet);
 	for (uint32_t s = 0; s < m->ns; s++) {
-		if (!meet[s] || b[s] == INT32_MAX || a[s] < b[s] || (a[s] == b[s] && ra[s] >= rb[s]))
+		if (!meet[s])
+			continue;
+		col_walk(m, m->own, lid, b, rb, NULL, s);
+		if (b[s] == INT32_MAX || a[s] < b[s] || (a[s] == b[s] && ra[s] >= rb[s]))
 			continue;
 		any = true;
 		if (m->dead[s]) {
@@ -409,7 +409,8 @@ static bool take_own(struct mg *m, uint32_t lid, unsigned tc)
 		bool bad = false, grew = false;
 
 		build(m, lid, tc);
-		if (!delivers(m, m->try, lid, m->st))
+		/* for longer() too: the strict marks below change m->dead only if bad */
+		if (!col_hops(m, m->try, lid, m->len, m->rate, m->st + m->ns))
 			return false;
 		for (uint32_t s = 0; m->lstrict && s < m->ns; s++) {
 			if (path_kind(m, s))
@@ -739,7 +740,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 		return 0;
 	}
 	m->lstrict = m->strict || (m->slid && m->slid[lid]);
-	col_hops(m, m->own, lid, m->len + m->ns, m->rate + m->ns, NULL);	/* for longer() */
+	col_reset(m, m->len + m->ns);	/* this pass's lengths: longer() walks them */
 	if (m->broke)
 		m->broke[lid] = 1;
 	if (!m->again && !m->only && keep_lid(m, lid))
