@@ -9,8 +9,7 @@
  * manager appliance) management, anything
  * else compute, but a host CA on a switch above the leaves is management
  * (above_leaves()).  Role overrides (by node or port GUID) win.
- * Levels: switches with host CAs are leaves (1); BFS over switch links
- * gives the others 2, 3, ...; switches no leaf reaches are 0.
+ * Levels: class_level.c.
  * Zones (frames): two leaves are in one zone when they share more than
  * half of their upper neighbours (every spine of a frame vs. a couple of
  * bridges); union-find over leaves, then every other switch takes the zone
@@ -88,177 +87,6 @@ static enum cls_role role_of(const struct topo *t, uint32_t n)
 
 #define peer cls_peer
 
-/* Host CAs (not SHARP ANs) on switch @s, and its cabled switch links. */
-static void sw_counts(const struct topo *t, const struct cls *c, uint32_t s, unsigned *hosts,
-		      unsigned *links)
-{
-	*hosts = *links = 0;
-	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
-		uint32_t q = peer(t, p);
-
-		if (q == TOPO_NONE || q == s)
-			continue;
-		if (topo_is_switch(t, q))
-			++*links;
-		else if (c->role[q] != CLS_ROLE_SHARP)
-			++*hosts;
-	}
-}
-
-/*
- * Whether more than half of the switch links of @s lead to switches with
- * hosts (@lv of them) that each carry more than twice @hosts: @s, with a
- * few hosts, sits above those leaves.
- */
-static bool below_busier(const struct topo *t, const struct cls *c, uint32_t s, unsigned hosts,
-			 unsigned lv)
-{
-	unsigned busier = 0;
-
-	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
-		uint32_t q = peer(t, p);
-		unsigned h, l;
-
-		if (q == TOPO_NONE || q == s || !topo_is_switch(t, q) || c->level[q] != 1)
-			continue;
-		sw_counts(t, c, q, &h, &l);
-		busier += h > 2 * hosts;
-	}
-	return 2 * busier > lv;
-}
-
-/*
- * Leaves: switches with host CAs, except a switch that carries a few hosts
- * (a management host on a spine: many more switch links than hosts) while
- * most of its switch neighbours are leaves (a two-level tree's spine), or
- * a third of them are leaves that each carry many more hosts (the spine of
- * a three-level tree, half its links up to the cores).  A mesh of
- * switches with a host or two each keeps them all as leaves.
- */
-static void find_leaves(const struct topo *t, struct cls *c, uint32_t *queue, uint32_t *tail)
-{
-	for (uint32_t n = 0; n < t->nnodes; n++) {
-		uint32_t q;
-
-		c->ca_sw[n] = TOPO_NONE;
-		if (topo_is_switch(t, n))
-			continue;
-		for (uint32_t p = t->port_off[n] + 1; p < t->port_off[n + 1]; p++)
-			if ((q = peer(t, p)) != TOPO_NONE && topo_is_switch(t, q)) {
-				c->ca_sw[n] = q;
-				break;
-			}
-		q = c->ca_sw[n];
-		if (q != TOPO_NONE && c->role[n] != CLS_ROLE_SHARP)
-			c->level[q] = 1;
-	}
-	for (uint32_t s = 0; s < t->nnodes; s++) {
-		unsigned hosts, links, lv = 0, other = 0;
-
-		if (c->level[s] != 1)
-			continue;
-		sw_counts(t, c, s, &hosts, &links);
-		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
-			uint32_t q = peer(t, p);
-
-			if (q != TOPO_NONE && q != s && topo_is_switch(t, q))
-				c->level[q] == 1 ? lv++ : other++;
-		}
-		if (hosts * 4 < links && other + lv >= 4 &&
-		    (lv > 2 * other || (3 * lv >= lv + other && below_busier(t, c, s, hosts, lv))))
-			c->level[s] = 0;
-		else
-			queue[(*tail)++] = s;
-	}
-}
-
-/* Distinct neighbours of leaf @w marked with @stamp (parallel links once). */
-static unsigned shared_marked(const struct topo *t, uint32_t w, uint32_t stamp, uint32_t *mark)
-{
-	unsigned n = 0;
-
-	for (uint32_t u = t->port_off[w] + 1; u < t->port_off[w + 1]; u++) {
-		uint32_t q = cls_peer_sw(t, u);
-
-		if (q != TOPO_NONE && mark[q] == stamp)
-			mark[q] = ~stamp, n++;
-	}
-	for (uint32_t u = t->port_off[w] + 1; u < t->port_off[w + 1]; u++) {
-		uint32_t q = cls_peer_sw(t, u);
-
-		if (q != TOPO_NONE && mark[q] == ~stamp)
-			mark[q] = stamp;
-	}
-	return n;
-}
-
-/*
- * True if some leaf shares more than half of @s's @deg switch neighbours,
- * which are marked with @stamp: @s looks like a leaf of that leaf's zone.
- * A core of a 3-level tree shares one aggregation switch per pod.
- */
-static bool like_a_leaf(const struct topo *t, const struct cls *c, uint32_t s, unsigned deg,
-			uint32_t stamp, uint32_t *mark, uint32_t *seen)
-{
-	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
-		uint32_t q = cls_peer_sw(t, p);
-
-		if (q == TOPO_NONE)
-			continue;
-		for (uint32_t r = t->port_off[q] + 1; r < t->port_off[q + 1]; r++) {
-			uint32_t w = cls_peer_sw(t, r);
-
-			if (w == TOPO_NONE || c->level[w] != 1 || seen[w] == stamp)
-				continue;
-			seen[w] = stamp;
-			if (2 * shared_marked(t, w, stamp, mark) > deg)
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Host-less leaves: a switch above level 2 whose neighbours are all spines
- * that mostly go down (a 2-level tree), and which shares most of them with
- * a leaf, is a leaf with no host cabled.  (The cores of a 3-level tree
- * tapered 4:1 or more also sit on spines that mostly go down.)  @mark and
- * @seen are zeroed scratch arrays, left zeroed.
- */
-static void empty_leaves(const struct topo *t, struct cls *c, uint32_t *mark, uint32_t *seen)
-{
-	for (uint32_t s = 0; s < t->nnodes; s++) {
-		bool leaf = c->level[s] == 3;
-		unsigned deg = 0;
-
-		for (uint32_t p = t->port_off[s] + 1; leaf && p < t->port_off[s + 1]; p++) {
-			uint32_t q = peer(t, p);
-			unsigned up = 0, down = 0;
-
-			if (q == TOPO_NONE || !topo_is_switch(t, q))
-				continue;
-			if (c->level[q] != 2) {
-				leaf = false;
-				break;
-			}
-			deg += mark[q] != s + 1;
-			mark[q] = s + 1;
-			for (uint32_t r = t->port_off[q] + 1; r < t->port_off[q + 1]; r++) {
-				uint32_t w = peer(t, r);
-
-				if (w != TOPO_NONE && topo_is_switch(t, w))
-					c->level[w] == 1 ? down++ : c->level[w] >= 3 ? up++ : 0;
-			}
-			if (4 * up > down)
-				leaf = false;
-		}
-		if (leaf && like_a_leaf(t, c, s, deg, s + 1, mark, seen))
-			c->level[s] = 1;
-	}
-	memset(mark, 0, ((size_t)t->nnodes + 1) * sizeof(*mark));
-	memset(seen, 0, ((size_t)t->nnodes + 1) * sizeof(*seen));
-}
-
 /*
  * A host CA cabled to a switch above the leaves (an SM server or a UFM
  * appliance on a spine, whatever its name) is management, not compute:
@@ -271,37 +99,6 @@ static void above_leaves(const struct topo *t, struct cls *c)
 		if (!topo_is_switch(t, n) && c->role[n] == CLS_ROLE_COMPUTE &&
 		    c->ca_sw[n] != TOPO_NONE && c->level[c->ca_sw[n]] >= 2)
 			c->role[n] = CLS_ROLE_MGMT;
-}
-
-/* nlevels: the highest switch level, after the BFS and again after level overrides. */
-static void count_levels(const struct topo *t, struct cls *c)
-{
-	c->nlevels = 0;
-	for (uint32_t n = 0; n < t->nnodes; n++)
-		if (c->level[n] > c->nlevels)
-			c->nlevels = c->level[n];
-}
-
-static void find_levels(const struct topo *t, struct cls *c, uint32_t *queue, uint32_t *mark,
-			uint32_t *seen)
-{
-	uint32_t head = 0, tail = 0;
-
-	find_leaves(t, c, queue, &tail);
-	while (head < tail) {
-		uint32_t s = queue[head++];
-
-		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
-			uint32_t q = peer(t, p);
-
-			if (q != TOPO_NONE && topo_is_switch(t, q) && !c->level[q]) {
-				c->level[q] = (uint8_t)(c->level[s] < 254 ? c->level[s] + 1 : 255);
-				queue[tail++] = q;
-			}
-		}
-	}
-	empty_leaves(t, c, mark, seen);
-	count_levels(t, c);
 }
 
 static unsigned up_degree(const struct topo *t, const struct cls *c, uint32_t n)
@@ -943,9 +740,9 @@ int cls_classify(const struct topo *t, const struct cls_overrides *ov, struct cl
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		c->role[n] = (uint8_t)role_of(t, n);
 	apply_overrides(t, ov, m, c, OV_ROLE);
-	find_levels(t, c, s1, s2, s3);
+	cls_find_levels(t, c, s1, s2, s3);
 	apply_overrides(t, ov, m, c, OV_LEVEL);
-	count_levels(t, c);	/* a level= override may raise or lower the top */
+	cls_count_levels(t, c);	/* a level= override may raise or lower the top */
 	above_leaves(t, c);
 	if (cls_rates(t, c))	/* which subtrees hang below: by the levels in force */
 		goto out;

@@ -31,6 +31,14 @@ static inline uint32_t cls_uf_find(uint32_t *uf, uint32_t x)
 	return x;
 }
 
+/**
+ * cls_find_levels - every switch's level (class_level.c); @queue, @mark,
+ * @seen: scratch [nodes + 1], zeroed, left zeroed but @queue
+ */
+void cls_find_levels(const struct topo *t, struct cls *c, uint32_t *queue, uint32_t *mark,
+		     uint32_t *seen);
+/** cls_count_levels - nlevels: the highest switch level (class_level.c) */
+void cls_count_levels(const struct topo *t, struct cls *c);
 /** cls_find_hosts - group CAs into hosts (class_port.c) */
 int cls_find_hosts(const struct topo *t, struct cls *c);
 /** cls_ports - port directions and groups, after levels and zones (class_port.c) */

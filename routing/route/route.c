@@ -276,7 +276,7 @@ static int class_counters(struct rt *r, const struct rt_dest *d, uint32_t nd)
 		r->dsg[k] = calloc(np, sizeof(uint32_t));
 		r->pload[k] = calloc(np, sizeof(uint32_t));
 		r->eroutes[k] = calloc(np, sizeof(uint64_t));
-		r->holes[k] = calloc((size_t)r->nsw + 1, sizeof(uint32_t));
+		r->holes[k] = calloc((size_t)r->upg_off[r->nsw] + 1, sizeof(uint32_t));
 		if (!r->load[k] || !r->dsg[k] || !r->pload[k] || !r->eroutes[k] || !r->holes[k])
 			return -ENOMEM;
 	}

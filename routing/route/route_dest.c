@@ -416,10 +416,14 @@ static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uin
 /*
  * The up-group index @dst takes at @s: D-mod-K's (rt_up_index), except that
  * a leaf sends the destinations of a lost member to the members it still
- * reaches in turn, per class, so that they add one route to each up-link
- * before any gets two (up-link spread; any |group| consecutive ranks hold
- * one destination of the lost member, so a shift still loads a link at
- * most twice).  Called once per (switch, destination): choose().
+ * reaches in turn, per class, from the member's substitute, so that they
+ * add one route to each up-link before any gets two (up-link spread; any
+ * |group| consecutive ranks hold one destination of the lost member, so a
+ * shift still loads a link at most twice).  A turn per lost member: one
+ * for all, taken in alternation by two lost members whose substitutes
+ * alternate too, sent every such destination to one member (a storage
+ * leaf on 2 of the 4 cores of a group: 44 to 109 routes on its up-links).
+ * Called once per (switch, destination): choose().
  */
 static uint32_t up_index(struct rt *r, uint32_t s, const struct rt_dest *dst, uint32_t rank)
 {
@@ -434,7 +438,7 @@ static uint32_t up_index(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 	a = r->upg_alt[b + i];
 	if (a == i)
 		return b + a;
-	k = r->holes[dst->tc][s]++;
+	k = r->holes[dst->tc][b + i]++;
 	return b + r->upg_reach[b + (r->upg_rix[b + a] + k) % r->upg_nr[s]];
 }
 

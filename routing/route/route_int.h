@@ -82,7 +82,7 @@ struct rt {
 	uint64_t *eroutes[CLS_TC_COUNT];	/* endpoints' routes sent over each port: each
 					 * route weighs the endpoints behind it (hw) */
 	uint32_t *dsg[CLS_TC_COUNT];	/* destinations designated over each port */
-	uint32_t *holes[CLS_TC_COUNT];	/* per leaf: destinations sent to a lost member's
+	uint32_t *holes[CLS_TC_COUNT];	/* per up-group member (upg): destinations sent to its
 					 * substitutes so far (route_dest.c up_index) */
 	/* per switch: the up-level switches of its "pod" (route_pos.c) */
 	uint32_t *upg_off, *upg;	/* CSR [nsw + 1] / switch ordinals by (column, ordinal) */

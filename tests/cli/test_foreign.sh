@@ -265,6 +265,25 @@ else
 		not_ok "gen_foreign superpod without a spine-core link: generated and edited"
 	fi
 fi
+# storage leaves hung straight from 2 cores of a 3-level tree (gen_foreign
+# xgft corestor=): a core one hop above a leaf was level 2 by distance,
+# level with the aggregation switches below it (16 same-level ports; shift
+# max 6 against a bound of 2 computed on those levels).  Now a top switch
+# level with switches that have one above them goes up: 3 levels as
+# cabled, shifts at the true bound 4.  The storage leaves reach 2 of the 4
+# cores of that core group: their destinations of the 2 lost members take
+# the 2 they reach in turn per member (one turn for both sent every one
+# of them to one core: 44 to 109 routes per up-link, spread 64); 16 that
+# join their designated core early still leave a spread of 32
+if command -v python3 >/dev/null 2>&1 &&
+   python3 "$top_srcdir/tests/lib/gen_foreign.py" xgft 4 8 8 4 16 5 corestor=2,8,2,4 >"$TMP/cs.topo"; then
+	json_case cs "$TMP/cs.topo" '[.classification.switch_levels, .hard_findings,
+		.metrics.shift_max, .metrics.shift_lb_max, .metrics.uplink_spread_compute <= 32]' \
+		'[{"leaf":34,"spine":32,"higher":32,"none":0},0,4,4,true]' \
+		"storage leaves on 2 cores: 3 levels as cabled, shifts at the bound, the cores shared"
+else
+	echo "ok $((ntests += 1)) - storage leaves on 2 cores # SKIP python3 not installed"
+fi
 # one HCA of a host gone (a pulled cable, a dead NIC): the host's other
 # HCAs rank one lower by name, but keep their leaves' rails (the cabling
 # decides), so rail isolation still verifies (it refused: rail_mix)

@@ -16,7 +16,9 @@ usage: gen_foreign.py xgft P L A U H SEED [randwire] > OUT.topo
   aggregation switch of its pod), U cores per aggregation switch index
   (aggregation switch a of every pod to cores a*U .. a*U+U-1; with randwire
   each pod permutes which of its aggregation switches takes which core
-  group), H hosts per leaf.  Aggregation taper = L : U.
+  group), H hosts per leaf.  Aggregation taper = L : U.  With
+  corestor=K,SH,C,Q (after SEED): K storage leaves of SH servers
+  "stNNN mlx5_0" hung straight from the first C cores, Q cables to each.
        gen_foreign.py torus X Y H SEED > OUT.topo
   an X x Y 2-D torus of switches, H hosts on each.
        gen_foreign.py dragonfly G A H SEED > OUT.topo
@@ -59,7 +61,7 @@ import sys
 
 def xgft(args, rng):
     P, L, A, U, H = map(int, args[:5])
-    randwire = len(args) > 6 and args[6] == "randwire"
+    randwire = "randwire" in args[6:]
     edges, hosts = [], {}
     for p in range(P):
         base = p * (L + A)
@@ -73,7 +75,17 @@ def xgft(args, rng):
         for a in range(A):
             for u in range(U):
                 edges.append((base + L + perm[a], P * (L + A) + a * U + u))
-    return P * (L + A) + A * U, edges, hosts, max(L + U, A + H, P) + 4
+    nsw, radix = P * (L + A) + A * U, max(L + U, A + H, P) + 4
+    cs = [a for a in args[6:] if a.startswith("corestor=")]
+    if not cs:
+        return nsw, edges, hosts, radix
+    K, SH, C, Q = map(int, cs[0][9:].split(","))
+    named = [(s, None, "") for s in sorted(hosts) for _ in range(hosts[s])]
+    for k in range(K):
+        for c in range(C):
+            edges += [(nsw + k, P * (L + A) + c)] * Q
+        named += [(nsw + k, "st%03d" % (k * SH + h + 1), "mlx5_0") for h in range(SH)]
+    return nsw + K, edges, named, max(radix, C * Q + SH, P + K * Q) + 4
 
 
 def torus(args, rng):
