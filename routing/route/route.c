@@ -18,8 +18,8 @@
  * the rooted layer (route_root.c), taken only when the first fails the
  * verification.
  *
- * Verification: chk_findings() on the result with the engine's SL and
- * SL2VL tables; any hard finding (unreachable, loop, black hole, switch
+ * Verification (route_verify.c): chk_findings() on the result with the
+ * engine's SL and SL2VL tables; any hard finding (unreachable, loop, black hole, switch
  * LID, credit loop per VL, rail or zone violation) refuses the result.
  *
  * Cost: O(LIDs x switch ports) time; memory: the LFT block, the SL table
@@ -443,109 +443,6 @@ const struct route_engine route_engine_ffroute = { "ffroute", ffroute_compute };
 
 /* ---- run + verify ------------------------------------------------------------------ */
 
-/* What verify() lets through: the rules a fallback cannot keep. */
-enum { VF_ZONES_SOFT = 1, VF_RAILS_SOFT = 2 };
-
-/* The checker's options that judge @out's tables: its SLs and VLs, findings only. */
-static void verify_opts(const struct route_out *out, unsigned threads, struct chk_opts *co)
-{
-	chk_opts_init(co);
-	co->threads = threads;
-	co->no_switch_cdg = true;	/* not a hard finding: the CLI's check reports it */
-	co->no_minimal = true;		/* nor non_minimal (the CLI's check counts it) */
-	co->rates_if_mixed = true;
-	co->metrics = false;		/* findings only (no per-VL route counts) */
-	co->sl = out->sl;
-	co->sl_group = out->sl_group;
-	co->sl_ngroups = out->ngroups;
-	co->tcs = out->tcs.n ? &out->tcs : NULL;
-	co->sl2vl = out->sl2vl;
-	co->vlx = &out->vlx;
-}
-
-/*
- * The hard findings refuse the routing, except those @soft names:
- * VF_ZONES_SOFT (one order on one VL) the zone rules, as that order
- * cannot keep every route inside its zone and a detour is better than a
- * credit loop (route_single.c); VF_RAILS_SOFT (rail isolation given up)
- * the rail rules (as with rail isolation off).  What they let through
- * is counted in @out.  @found (optional, [max_lid + 1]): cleared, then
- * the LIDs with a hard finding on their own routes (chk_opts.lid_found).
- */
-static int verify_since(const struct topo *t, const struct cls *c, unsigned threads,
-			struct route_out *out, unsigned soft, const struct chk_trace *since,
-			const uint8_t *only, uint8_t *found)
-{
-	struct chk_opts co;
-	struct chk_report rep;
-	int rc;
-
-	verify_opts(out, threads, &co);
-	chk_trace_free(out->trace);	/* the routing's own, if it is clean */
-	out->trace = NULL;
-	co.trace = &out->trace;
-	co.since = since;
-	co.since_only = only;
-	co.lid_found = found;
-	if (found)
-		memset(found, 0, (size_t)t->max_lid + 1);
-	rc = chk_report_init(&rep, t->nports);
-	if (!rc)
-		rc = chk_findings(t, out->lft, c, &co, &rep);
-	if (!rc && rep.partial && chk_hard_findings(&rep)) {
-		/* judged on the changed LIDs, a finding may be one the whole
-		 * routing has not (a kept route's rail gone, chk_trace.c): in full */
-		chk_report_free(&rep);
-		co.since = NULL;
-		rc = chk_report_init(&rep, t->nports);
-		if (!rc)
-			rc = chk_findings(t, out->lft, c, &co, &rep);
-	}
-	out->judged_lids = 0;
-	for (uint32_t lid = 1; !rc && lid <= t->max_lid; lid++)
-		out->judged_lids += t->lid_port[lid] != TOPO_NONE && (!rep.partial || only[lid]);
-	for (uint32_t p = 0; !rc && !rep.partial && p < t->nports; p++) {
-		if (topo_is_sw_link(t, p) && rep.ch_routes[p] > out->max_link_routes)
-			out->max_link_routes = rep.ch_routes[p];
-	}
-	if (!rc) {
-		if (soft & VF_ZONES_SOFT) {
-			rep.f[CHK_F_XZONE_LINK].hard = false;
-			rep.f[CHK_F_STORAGE_XZONE].hard = false;
-			out->zone_detours = rep.f[CHK_F_XZONE_LINK].count +
-					    rep.f[CHK_F_STORAGE_XZONE].count;
-		}
-		/* rates judge performance, not correctness: reported, never refused */
-		rep.f[CHK_F_RATE_SLOWED].hard = rep.f[CHK_F_SLOW_TRANSIT].hard = false;
-		out->rate_findings = rep.f[CHK_F_RATE_SLOWED].count +
-				     rep.f[CHK_F_SLOW_TRANSIT].count;
-		out->rail_findings = rep.f[CHK_F_RAIL_MIX].count + rep.f[CHK_F_RAIL_LEAVE].count;
-		if (soft & VF_RAILS_SOFT) {
-			rep.f[CHK_F_RAIL_MIX].hard = false;
-			rep.f[CHK_F_RAIL_LEAVE].hard = false;
-		}
-		out->hard_findings = chk_hard_findings(&rep);
-		for (unsigned k = 0; k < CHK_F_COUNT && out->hard_findings; k++)
-			if (rep.f[k].hard && rep.f[k].count) {
-				snprintf(out->err, sizeof(out->err),
-					 "verification failed: %llu %s finding(s), e.g. %s",
-					 (unsigned long long)rep.f[k].count,
-					 chk_finding_name((enum chk_finding_kind)k),
-					 rep.f[k].nex ? rep.f[k].ex[0] : "-");
-				rc = -EINVAL;
-				break;
-			}
-	}
-	chk_report_free(&rep);
-	return rc;
-}
-
-static int verify(const struct topo *t, const struct cls *c, unsigned threads,
-		  struct route_out *out, unsigned soft)
-{
-	return verify_since(t, c, threads, out, soft, NULL, NULL, NULL);
-}
-
 /* Milliseconds since @t0 (CLOCK_MONOTONIC); @t0 becomes now. */
 static double ms_since(struct timespec *t0)
 {
@@ -600,7 +497,7 @@ static int strict_where_failed(const struct topo *t, const struct cls *c,
 	for (unsigned r = 0; rc == 1 && r < LOOP_ROUNDS; r++) {
 		more = mark_found(t->max_lid, found, h->broke, mark);
 		if (!more) {
-			verify_opts(out, o->threads, &co);
+			rt_verify_opts(out, o->threads, &co);
 			more = chk_loop_lids(t, out->lft, &co, h->broke, mark);
 			why = "make a credit loop";
 		}
@@ -613,7 +510,7 @@ static int strict_where_failed(const struct topo *t, const struct cls *c,
 		out->max_link_routes = 0;
 		rc = rt_base_merge(t, c, o->base, out, h, keep, n);
 		if (!rc)
-			rc = verify_since(t, c, o->threads, out, soft, since, h->only, found) ? 1 : 0;
+			rc = rt_verify_since(t, c, o->threads, out, soft, since, h->only, found) ? 1 : 0;
 	}
 	h->strict_lid = NULL;
 	free(mark);
@@ -654,7 +551,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 	out->max_link_routes = 0;
 	rc = h.broke ? rt_base_merge(t, c, o->base, out, &h, &keep, &n) : -ENOMEM;
 	ms[0] = ms_since(&t0);
-	if (!rc && verify_since(t, c, o->threads, out, soft, since, only, found)) {
+	if (!rc && rt_verify_since(t, c, o->threads, out, soft, since, only, found)) {
 		logf_(o, ROUTE_LOG_INFO, "incremental: the lenient merge fails the verification "
 		      "(%.160s)", out->err);
 		rc = strict_where_failed(t, c, o, &h, out, soft, since, found, &keep, &n);
@@ -666,7 +563,7 @@ static int incremental(const struct topo *t, const struct cls *c, const struct r
 		how_ = " (strict)";
 		out->max_link_routes = 0;
 		rc = rt_base_merge(t, c, o->base, out, &h, &keep, &n);
-		if (!rc && verify_since(t, c, o->threads, out, soft, since, only, NULL)) {
+		if (!rc && rt_verify_since(t, c, o->threads, out, soft, since, only, NULL)) {
 			snprintf(out->mode_why, sizeof(out->mode_why), "the base's routes kept "
 				 "where intact fail the verification (%.160s)", out->err);
 			rc = -EAGAIN;
@@ -698,8 +595,8 @@ static int attempt(const struct topo *t, const struct cls *c, const struct route
 		rc = -EINVAL;
 	}
 	if (!rc && o->verify && !o->only_lids)	/* rail isolation off: the rail rules are no rules */
-		rc = verify(t, c, o->threads, out,
-			    o->rail_isolation && !rails_soft ? 0 : VF_RAILS_SOFT);
+		rc = rt_verify(t, c, o->threads, out,
+			    o->rail_isolation && !rails_soft ? 0 : RT_VF_RAILS_SOFT);
 	return rc;
 }
 
@@ -756,8 +653,8 @@ static int single_order(const struct topo *t, const struct cls *c, const struct 
 	memset(out, 0, sizeof(*out));
 	rc = route_single_order(t, c, out);
 	if (!rc)
-		rc = verify(t, c, o->threads, out, VF_ZONES_SOFT |
-			    (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT));
+		rc = rt_verify(t, c, o->threads, out, RT_VF_ZONES_SOFT |
+			    (o->rail_isolation > 0 ? 0 : RT_VF_RAILS_SOFT));
 	if (!rc) {
 		out->single_order = true;
 		out->rails_given_up = o->rail_isolation < 0 && out->rail_findings;
@@ -821,8 +718,8 @@ static int run_once(const struct topo *t, const struct cls *c, const struct rout
 	} else if (rc == -EINVAL && o->verify && o->vl_limit <= 1) {
 		rc = single_order(t, c, o, out);
 	}
-	*soft = (rails_soft ? VF_RAILS_SOFT : 0) |
-		(out->single_order ? VF_ZONES_SOFT | (o->rail_isolation > 0 ? 0 : VF_RAILS_SOFT) : 0);
+	*soft = (rails_soft ? RT_VF_RAILS_SOFT : 0) |
+		(out->single_order ? RT_VF_ZONES_SOFT | (o->rail_isolation > 0 ? 0 : RT_VF_RAILS_SOFT) : 0);
 	if (!rc && route_slots(t, c, o->slots, o->nslots, &out->slots, &out->nslots))
 		rc = -ENOMEM;
 	out->seconds = ms_since(&t0) / 1e3;
@@ -897,7 +794,7 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 		rc = run_once(t, c, own, out, &soft);
 	own->only_lids = NULL;
 	ms[1] = ms_since(&t0);
-	soft = o->base->out->rails_given_up ? VF_RAILS_SOFT : 0;
+	soft = o->base->out->rails_given_up ? RT_VF_RAILS_SOFT : 0;
 	if (!rc)
 		rc = incremental(t, c, o, &how, out, soft, ms + 2);
 	rt_base_copy_free(&copy);
@@ -907,7 +804,7 @@ static int broken_pass(const struct topo *t, const struct cls *c, const struct r
 		      ms[1], ms[2], ms[3]);
 	free(need);
 	if (!rc)	/* the pass alone was not verified: what the merge's verification let through */
-		out->rails_given_up = (soft & VF_RAILS_SOFT) && out->rail_findings;
+		out->rails_given_up = (soft & RT_VF_RAILS_SOFT) && out->rail_findings;
 	if (!rc && out->judged_lids < out->kept_lids + out->patched_lids + out->rerouted_lids)
 		out->max_link_routes = o->base->out->max_link_routes;	/* judged: the changed LIDs */
 	if (rc == -ENOMEM) {	/* no half-merged tables */

@@ -573,18 +573,28 @@ static uint8_t base_sl(const struct mg *m, uint32_t g)
 	return rt_sl_xlate(m, m->bsblk[(size_t)m->bgroup[g] * LFT_COLS + m->bk]);
 }
 
-/* Whether @lid is routed in the rooted layer (SL 13 from some group) here or in the base. */
-static bool rooted(const struct mg *m, uint32_t lid)
+/*
+ * For each of the @nb LIDs @lids of the block: is it routed in the rooted
+ * layer (SL 13 from some group) here or in the base?  Row by row: a
+ * LID's column touches a row per group.
+ */
+static void block_rooted(struct mg *m, const uint32_t *lids, uint32_t nb)
 {
 	const struct route_out *bo = m->bo;
 
-	for (uint32_t g = 0; g < m->ngroups; g++)
-		if (m->sblk[(size_t)g * LFT_COLS + m->bk] == RT_SL_ROOTED)
-			return true;
-	for (uint32_t g = 0; bo && lid < bo->nlids && g < bo->ngroups; g++)
-		if (m->bsblk[(size_t)g * LFT_COLS + m->bk] == RT_SL_ROOTED)
-			return true;
-	return false;
+	memset(m->rooted, 0, sizeof(m->rooted));
+	for (uint32_t g = 0; g < m->ngroups; g++) {
+		const uint8_t *row = m->sblk + (size_t)g * LFT_COLS;
+
+		for (uint32_t k = 0; k < nb; k++)
+			m->rooted[k] |= row[k] == RT_SL_ROOTED;
+	}
+	for (uint32_t g = 0; bo && g < bo->ngroups; g++) {
+		const uint8_t *row = m->bsblk + (size_t)g * LFT_COLS;
+
+		for (uint32_t k = 0; k < nb; k++)
+			m->rooted[k] |= row[k] == RT_SL_ROOTED && lids[k] < bo->nlids;
+	}
 }
 
 /*
@@ -748,7 +758,7 @@ static int merge_lid(struct mg *m, uint32_t lid, struct rt_merge_count *n)
 	/* the entries into a lost link; then the switches above them, one hop
 	 * at a time, then every switch whose base route meets one (patch());
 	 * then this pass's whole column */
-	if (!rooted(m, lid) && patch(m, lid, tc)) {
+	if (!m->rooted[m->bk] && patch(m, lid, tc)) {
 		n->patched++;
 	} else {
 		n->rerouted++;
@@ -859,6 +869,7 @@ static int merge_lids(struct mg *m, struct rt_merge_count *n)
 		if (!m->bscols)
 			lft_cols_get(&bsl, lids, nb, m->bsblk);
 		nk += nb;
+		block_rooted(m, lids, nb);
 		for (m->bk = 0; m->bk < nb && !rc; m->bk++)
 			rc = merge_lid(m, lids[m->bk], n);
 		lft_cols_put(o->lft, lids, nb, m->oblk);

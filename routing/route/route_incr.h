@@ -45,6 +45,8 @@ struct mg {
 	uint8_t *sblk, *bsblk;		/* ... and SLs: this pass's [group], the base's
 					 * [base group] ... */
 	uint32_t bk;			/* ... the current LID's */
+	uint8_t rooted[LFT_COLS];	/* [LID of the block]: on the rooted layer here or
+					 * in the base (block_rooted()) */
 	uint8_t *bcols;			/* rt_copy_base(): the base's entries of the LIDs
 					 * to merge, [switch][keep->lid index]; NULL:
 					 * read the base's rows (base_cols()) ... */

@@ -324,6 +324,24 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 void rt_merge_keep_free(struct rt_merge_keep *k);
 /** rt_slot_port - the switch port of a remembered place if it is free now, else TOPO_NONE */
 uint32_t rt_slot_port(const struct topo *t, const struct route_slot *s);
+/* What rt_verify() lets through: the rules a fallback cannot keep. */
+enum { RT_VF_ZONES_SOFT = 1, RT_VF_RAILS_SOFT = 2 };
+struct chk_trace;
+struct chk_opts;
+/** rt_verify_opts - the checker's options that judge @out's tables (SLs, VLs; findings only) */
+void rt_verify_opts(const struct route_out *out, unsigned threads, struct chk_opts *co);
+/**
+ * rt_verify_since - judge @out's tables (route_verify.c): 0, or -EINVAL
+ * with out->err on a hard finding @soft does not let through; against
+ * @since (a trace), only the @only LIDs when it fits; @found (optional,
+ * [max_lid + 1]): the LIDs with a hard finding on their own routes
+ */
+int rt_verify_since(const struct topo *t, const struct cls *c, unsigned threads,
+		    struct route_out *out, unsigned soft, const struct chk_trace *since,
+		    const uint8_t *only, uint8_t *found);
+/** rt_verify - rt_verify_since() on every LID */
+int rt_verify(const struct topo *t, const struct cls *c, unsigned threads,
+	      struct route_out *out, unsigned soft);
 /** rt_up_groups - build upg_off, upg, upg_ord, upg_opos, upg_alt, upg_port (route_pos.c) */
 int rt_up_groups(struct rt *r);
 /** rt_up_index - index into upg of the up-switch D-mod-K gives @rank at @s, or TOPO_NONE */
