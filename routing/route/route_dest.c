@@ -824,7 +824,8 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 			r->turned |= r->mode[s] >= RM_TURN;
 			if (r->mode[s] == RM_TURN || r->mode[s] == RM_ANY) {
 				r->out->turn_routes++;
-				*rt_sl(r, r->c->nzones + 1 + s, dst->lid) = ROUTE_SL_TURN;
+				*rt_sl(r, r->c->nzones + 1 + s, dst->lid) = r->mode[s] == RM_ANY ?
+					rt_valley_sl(r->c) : ROUTE_SL_TURN;
 			}
 			r->any_routes += r->mode[s] == RM_ANY;
 		}

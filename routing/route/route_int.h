@@ -17,6 +17,7 @@
 #define RT_CA_LEAF 1		/* has_ca: a CA of the zone's source group */
 #define RT_CA_ABOVE 2		/* has_ca: a CA in its switch's group (SHARP node) */
 #define RT_SL_ROOTED 13	/* one zone, rooted up*down* layer: VL 1 everywhere */
+#define RT_SL_VALLEY 12	/* fallback routes (RM_ANY): turn rows of their own */
 #define RT_NOPORT (TOPO_NONE - 1)	/* upg_port: none, or parallel links */
 
 /* How a switch forwards toward the current destination. */
@@ -431,12 +432,24 @@ static inline bool rt_turn_pair(const uint8_t *dir, uint32_t in, uint32_t p, boo
 	return dir[p] == CLS_DIR_DOWN && (dir[in] == CLS_DIR_DOWN ||
 					  (*turned && dir[in] == CLS_DIR_UP));
 }
+/* The fallback routes' (RM_ANY) SL: RT_SL_VALLEY unless a zone SL takes it (2 nzones >= 12), then ROUTE_SL_TURN */
+static inline uint8_t rt_valley_sl(const struct cls *c)
+{
+	return 2 * c->nzones < RT_SL_VALLEY ? RT_SL_VALLEY : ROUTE_SL_TURN;
+}
+/* Whether @sl is the fallback routes' SL of their own (not a zone's, not the turn SL) */
+static inline bool rt_is_valley(const struct cls *c, unsigned sl)
+{
+	return sl == RT_SL_VALLEY && rt_valley_sl(c) == RT_SL_VALLEY;
+}
 /**
  * rt_turn_rows - @x: the turn rows of the pairs marked in @bits (route_sl.c),
- * on two threads if @threads allow; 0 or -ENOMEM
+ * two planes of @stride / 2 bytes a port: the turn routes' (ROUTE_SL_TURN),
+ * then the fallback routes' (SL @valley); on two threads if @threads
+ * allow; 0 or -ENOMEM
  */
-int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
-		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads);
+int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits, uint32_t stride,
+		 uint8_t valley, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads);
 /* A double binary tree (chk_dbt_tree): parent and depth of each rank. */
 struct rt_tree {
 	int32_t *parent;

@@ -32,7 +32,7 @@
  * O(switches) per LID, whichever switches walk.
  */
 static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t stride,
-		       uint8_t *walked)
+		       uint8_t *walked, unsigned plane)
 {
 	const struct topo *t = m->t;
 	const uint8_t *dir = m->c->dir;
@@ -48,7 +48,7 @@ static void walk_turns(const struct mg *m, uint32_t s, uint8_t *bits, uint32_t s
 		p = t->port_off[t->sw_node[s]] + e;
 		if (in != TOPO_NONE && rt_turn_pair(dir, in, p, &turned))
 			rt_turn_mark(t, bits, stride, in, p);
-		bit = turned ? 2 : 1;
+		bit = (uint8_t)((turned ? 2 : 1) << (2 * plane));
 		if (walked[s] & bit)
 			break;
 		walked[s] |= bit;
@@ -125,7 +125,11 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 		e = bout - b->port_off[bn];
 		if (ie > t->node_nports[node] || e > t->node_nports[node])
 			continue;
-		rt_turn_mark(t, bits, stride, t->port_off[node] + ie, t->port_off[node] + e);
+		if (x->v[i].vl[ROUTE_SL_TURN] || x->v[i].vl[0])
+			rt_turn_mark(t, bits, stride, t->port_off[node] + ie, t->port_off[node] + e);
+		if (rt_valley_sl(m->c) == RT_SL_VALLEY && x->v[i].vl[RT_SL_VALLEY])
+			rt_turn_mark(t, bits + stride / 2, stride, t->port_off[node] + ie,
+				     t->port_off[node] + e);
 	}
 	free(sw_of);
 	return true;
@@ -198,8 +202,12 @@ static void *walk_lids(void *arg)
 			/* turns_after(): 0 unknown; walk_turns(): none walked */
 			memset(m->st, 0, 2 * (size_t)m->ns);
 			for (uint32_t s = 0; s < m->ns; s++)
-				if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
-					walk_turns(m, s, w->bits, w->stride, m->st + m->ns);
+				if (rt_is_valley(m->c, sl[(size_t)s * LFT_COLS])) {
+					walk_turns(m, s, w->bits + w->stride / 2, w->stride,
+						   m->st + m->ns, 1);
+					turned = true;
+				} else if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
+					walk_turns(m, s, w->bits, w->stride, m->st + m->ns, 0);
 					turned = true;
 				}
 			if (o->turned)
@@ -260,6 +268,7 @@ int rt_rows_begin(struct mg *m, struct rt_rows *rw)
 	for (uint32_t s = 0; s < m->ns; s++)
 		if (t->node_nports[t->sw_node[s]] / 8u + 1 > rw->stride)
 			rw->stride = t->node_nports[t->sw_node[s]] / 8u + 1;
+	rw->stride *= 2;	/* two planes (route_sl.c) */
 	rw->nbits = (size_t)t->nports * rw->stride;
 	rw->lids = malloc(((size_t)t->max_lid + 1) * sizeof(*rw->lids));
 	if (!rw->lids || walks_alloc(&w[0], m, rw->nbits))
@@ -317,8 +326,8 @@ int rt_rows_end(struct mg *m, struct rt_rows *rw)
 		pthread_join(th, NULL);
 	for (size_t i = 0; w[1].bits && i < rw->nbits; i++)
 		w[0].bits[i] |= w[1].bits[i];
-	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, m->out->sl2vl, &m->out->vlx,
-			  m->threads);
+	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, rt_valley_sl(m->c), m->out->sl2vl,
+			  &m->out->vlx, m->threads);
 	rt_rows_free(rw);
 	return rc;
 }

@@ -16,21 +16,30 @@
  *   13 (rooted)    every source to a LID of the rooted layer (one zone,
  *                  route_root.c): VL 1 on every port
  *   14 (transit)   zone-less source to a zone-less destination
+ *   12 (valley)    a switch whose own route is a fallback (ANY: a spine
+ *                  that lost its link to the destination's leaf, a core
+ *                  that lost its way down to a rail); 15 when a zone SL
+ *                  takes 12 (six zones or more)
  *   15 (turn)      a switch whose own route turns down->up (TURN: to a
- *                  switch LID; ANY: a spine that lost its link to the
- *                  destination's leaf); route_dest.c sets these
+ *                  switch LID); route_dest.c sets these
  * SL2VL, by the zone of the sending port's node zn and the port's
  * direction:
  *   SL 0 -> VL 0, except from an up-port to an up-port (a down->up turn,
  *   taken only by routes to switch LIDs): VL 1;  SL 1 + dz -> VL 1 iff
  *   zn == dz;  SL 1 + Z + sz -> VL 1 iff zn >= 0 and zn != sz;
- *   SL 14 -> VL 1 iff zn >= 0;  SL 15 -> VL 1 when the port
+ *   SL 14 -> VL 1 iff zn >= 0;  SL 15 (and 12) -> VL 1 when the port
  *   goes up, or from a down-port to a down-port (the peak after the turn
  *   of a switch's own down-up-down route, degraded fabrics), or down
  *   after coming down on the pairs a route descends through after its
  *   turn (rt_turn_pair(): a core cut off from a unit goes down, up and
  *   down two levels); other SLs -> VL 0.  The turn rows are the only ones that depend on the input port
- *   (out->vlx), and only the pairs turn routes really use get them.  A
+ *   (out->vlx), and only the pairs turn routes really use get them.
+ *   The fallback routes mark their pairs apart and lift SL 12 alone: a
+ *   fallback that comes down after its turn through a pair would
+ *   otherwise lift every SL 15 route there, a switch-LID route before its
+ *   own turn too, and VL 1 then held a down->up dependency (a SuperPOD
+ *   with a SHARP node on every switch that lost one spine-core cable: a
+ *   VL 1 credit loop, then 92 LIDs rooted and shift 32 against 3).  A
  *   switch-LID route turns only one hop below its destination
  *   (route_dest.c), so its hops after the turn are on VL 1 and VL 1 has
  *   no down->up dependency.
@@ -136,7 +145,7 @@ void rt_sl_zone_row(const struct topo *t, const struct cls *c, uint32_t g, uint8
 /* The VL of @sl out of a port of zone @zn (-1: none), an up-port or not. */
 static uint8_t vl_of(const struct rt *r, int16_t zn, bool up, unsigned sl)
 {
-	if (sl == ROUTE_SL_TURN)
+	if (sl == ROUTE_SL_TURN || rt_is_valley(r->c, sl))
 		return up;
 	if (sl == RT_SL_ROOTED)
 		return 1;
@@ -178,7 +187,8 @@ int rt_mark_turns(struct rt *r)
 				break;
 			p = topo_port(t, rt_node(r, cur), e);
 			if (in != TOPO_NONE && rt_turn_pair(r->c->dir, in, p, &turned))
-				rt_turn_mark(t, r->turn_bits, r->turn_stride, in, p);
+				rt_turn_mark(t, r->turn_bits + (r->mode[s] == RM_ANY ?
+					     r->turn_stride / 2 : 0), r->turn_stride, in, p);
 			in = t->port_remote[p];
 			cur = r->peer[p];
 		}
@@ -191,6 +201,7 @@ struct rows_fill {
 	const struct topo *t;
 	const uint8_t *dir, *bits, *sl2vl;
 	uint32_t stride;
+	uint8_t valley;			/* the second plane's SL */
 	const uint32_t *first;		/* [node]: its first row */
 	struct chk_vlx_row *rows;
 };
@@ -208,8 +219,10 @@ static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 		     p < t->port_off[node + 1]; p++) {
 			const uint8_t *b = x->bits + (size_t)p * x->stride;
 
-			for (uint32_t k = 0; k < x->stride; k++)
-				for (unsigned v = b[k]; v; v &= v - 1) {
+			uint32_t hs = x->stride / 2;
+
+			for (uint32_t k = 0; k < hs; k++)
+				for (unsigned v = b[k] | b[hs + k]; v; v &= v - 1) {
 					uint32_t in = t->port_off[node] + k * 8 +
 						      (unsigned)__builtin_ctz(v);
 
@@ -217,8 +230,13 @@ static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 					memcpy(row->vl, x->sl2vl + (size_t)p * 16, 16);
 					/* a turn: SL 0 (a switch LID's route); a
 					 * peak, or down after it: SL 15 */
-					row->vl[x->dir[in] == CLS_DIR_UP && x->dir[p] == CLS_DIR_UP ?
-						0 : ROUTE_SL_TURN] = 1;
+					bool uu = x->dir[in] == CLS_DIR_UP && x->dir[p] == CLS_DIR_UP;
+					unsigned bit = 1u << ((in - t->port_off[node]) % 8);
+
+					if (b[k] & bit)
+						row->vl[uu ? 0 : ROUTE_SL_TURN] = 1;
+					if (b[hs + k] & bit)
+						row->vl[uu ? 0 : x->valley] = 1;
 					row++;
 				}
 		}
@@ -235,11 +253,12 @@ static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
  * port by out port, input ports in order, in the table's key order
  * (sorting it needs no buffer, at the engine's peak of memory).
  */
-int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
-		 uint32_t stride, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads)
+int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits, uint32_t stride,
+		 uint8_t valley, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads)
 {
 	uint32_t *first = malloc(((size_t)t->nnodes + 1) * sizeof(*first));
-	struct rows_fill f = { t, dir, bits, sl2vl, stride, first, NULL };
+	struct rows_fill f = { t, dir, bits, sl2vl, stride, valley, first, NULL };
+	uint32_t half = stride / 2;
 	uint64_t n = 0;
 
 	chk_vlx_free(x);
@@ -248,9 +267,10 @@ int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits,
 		uint32_t p0 = t->port_off[node], p1 = t->port_off[node + 1];
 
 		first[node] = (uint32_t)n;
-		if (topo_is_switch(t, node) && p1 > p0 + 1)
-			n += ffr_popcount(bits + (size_t)(p0 + 1) * stride,
-					  (size_t)(p1 - p0 - 1) * stride);
+		for (uint32_t q = p0 + 1; topo_is_switch(t, node) && q < p1; q++)
+			for (uint32_t k = 0; k < half; k++)
+				n += (unsigned)__builtin_popcount(bits[(size_t)q * stride + k] |
+								  bits[(size_t)q * stride + half + k]);
 	}
 	if (!first || n > UINT32_MAX / 2 || (n && !(f.rows = chk_vlx_extend(x, (uint32_t)n)))) {
 		free(first);
@@ -269,8 +289,8 @@ static int turn_rows(struct rt *r)
 
 	if (!r->turn_bits)
 		return 0;
-	rc = rt_turn_rows(r->t, r->c->dir, r->turn_bits, r->turn_stride, r->out->sl2vl,
-			  &r->out->vlx, r->o->threads);
+	rc = rt_turn_rows(r->t, r->c->dir, r->turn_bits, r->turn_stride, rt_valley_sl(r->c),
+			  r->out->sl2vl, &r->out->vlx, r->o->threads);
 	free(r->turn_bits);	/* not needed any more */
 	r->turn_bits = NULL;
 	return rc;
@@ -342,7 +362,8 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 
 			if (!two)
 				*e = 0;
-			else if (*e != ROUTE_SL_TURN && *e != RT_SL_ROOTED)
+			else if (*e != ROUTE_SL_TURN && *e != RT_SL_ROOTED &&
+				 !rt_is_valley(r->c, *e))
 				*e = tbl[zi[lid]];
 			layered |= *e != 0;
 		}

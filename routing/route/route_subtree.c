@@ -510,7 +510,7 @@ int rt_subtree_spread(struct rt *r)
 		for (uint32_t lid = 0; lid < nlids && lid < r->out->nlids; lid++) {
 			uint8_t sl = r->out->sl[(size_t)g * r->out->nlids + lid];
 
-			turned[lid] |= sl == ROUTE_SL_TURN || sl == RT_SL_ROOTED;
+			turned[lid] |= sl == ROUTE_SL_TURN || sl == RT_SL_ROOTED || rt_is_valley(r->c, sl);
 		}
 	for (uint32_t s = 0; s < r->nsw; s++) {
 		unsigned nup = 0;

@@ -246,23 +246,43 @@ else
 		not_ok "superpod-h100, one unit: generated"
 	fi
 	# Another generator's SuperPOD-style tree (SHARP on every switch), one
-	# spine-core link gone: the switches' own fallback routes (turn SL) went
-	# up, down and up again on VL 1 and closed a credit loop with a DGX's
-	# routes; the rooted layer alone roots no LID there (no compute CA needs
-	# a fallback), so both attempts failed and nothing was routed (31 of the
-	# 136 spine-core links).  Now a third attempt roots every LID whose
-	# fallback meets a switch with a CA: routed, no hard finding, at a cost
-	# (76 LIDs rooted, shift max 16 against 1)
+	# spine-core link gone: the switches' own fallback routes went up, down
+	# and up again on VL 1 and closed a credit loop with a DGX's routes
+	# (31 of its 136 spine-core links; refused at the seventeenth stop,
+	# then routed on the rooted layer: 76 LIDs rooted, shift max 16
+	# against 1).  The fallback routes now have an SL (12) and turn rows
+	# of their own, so one coming down after its turn no longer lifts a
+	# switch-LID route's hops before that route's turn: no LID rooted,
+	# shifts at the bound
 	if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 2 8 8 4 2 4 2 19 >"$TMP/gs.topo" &&
 	   grep -q '"S-248a070302269664"' "$TMP/gs.topo" &&
 	   $EDIT "$TMP/gs.topo" "$TMP/gs-l.topo" port:S-248a070302269664:10; then
-		json_case gs-l "$TMP/gs-l.topo" '[.hard_findings, .findings.credit_loop.count]' '[0,0]' \
-			"gen_foreign superpod without a spine-core link: no credit loop"
-		grep -q "[1-9][0-9]* LIDs rooted" "$TMP/gs-l.err" &&
-			ok "gen_foreign superpod without a spine-core link: routed on the rooted layer" ||
-			not_ok "gen_foreign superpod without a spine-core link: no LID rooted" "$TMP/gs-l.err"
+		json_case gs-l "$TMP/gs-l.topo" '[.hard_findings, .findings.credit_loop.count,
+			.metrics.shift_max == .metrics.shift_lb_max]' '[0,0,true]' \
+			"gen_foreign superpod without a spine-core link: no credit loop, shifts at the bound"
+		grep -q " 0 LIDs rooted" "$TMP/gs-l.err" &&
+			ok "gen_foreign superpod without a spine-core link: no LID rooted" ||
+			not_ok "gen_foreign superpod without a spine-core link: LIDs rooted" "$TMP/gs-l.err"
 	else
 		not_ok "gen_foreign superpod without a spine-core link: generated and edited"
+	fi
+	# the same with a management branch (M = 2), a core's cable to a rail
+	# spine gone: that core reaches the rail only through a valley, and its
+	# SHARP node's fallback routes came down after their turn through pairs
+	# the turn routes of other cores' SHARP nodes used before theirs: a VL 1
+	# credit loop, then 92 LIDs rooted and shift max 32 against 3
+	if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 2 16 8 4 2 4 2 1 >"$TMP/gm.topo" &&
+	   grep -q '"S-248a07031dd5b61c"' "$TMP/gm.topo" &&
+	   $EDIT "$TMP/gm.topo" "$TMP/gm-l.topo" port:S-248a07031dd5b61c:18; then
+		json_case gm-l "$TMP/gm-l.topo" '[.hard_findings, .findings.credit_loop.count,
+			.metrics.shift_max == .metrics.shift_lb_max, .metrics.nonminimal_routes]' '[0,0,true,0]' \
+			"gen_foreign superpod (management branch) without a core-spine link: shifts at the bound"
+		grep -q " 0 LIDs rooted" "$TMP/gm-l.err" &&
+			ok "gen_foreign superpod (management branch) without a core-spine link: no LID rooted" ||
+			not_ok "gen_foreign superpod (management branch) without a core-spine link: LIDs rooted" \
+				"$TMP/gm-l.err"
+	else
+		not_ok "gen_foreign superpod (management branch) without a core-spine link: generated and edited"
 	fi
 fi
 # storage leaves hung straight from 2 cores of a 3-level tree (gen_foreign
