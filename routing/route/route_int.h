@@ -134,10 +134,12 @@ struct rt {
 	int16_t xzone;			/* the zone they enter */
 	uint32_t xsel[RT_XZONES + 1];	/* per zone outside + 1: an index into xin, or UINT32_MAX */
 	uint8_t *turn_bits;		/* [nports * turn_stride]: (out port, in port number)
-					 * pairs where a route turns (up->up or down->down);
+					 * pairs where a route turns (up->up or down->down),
+					 * in two planes: the turn routes', then (at
+					 * turn_stride / 2) the fallback routes' (RM_ANY);
 					 * lazily allocated */
-	uint32_t turn_stride;		/* bytes per out port: (most switch ports + 1) / 8,
-					 * rounded up */
+	uint32_t turn_stride;		/* bytes per out port: twice (most switch ports
+					 * + 1) / 8, rounded up */
 	bool turned;			/* the current destination has turn routes */
 	/* LFT columns of the last destinations, [nsw][LFT_COLS]: written switch
 	 * by switch per destination, copied row by row (one row per switch is
