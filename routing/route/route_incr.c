@@ -798,8 +798,8 @@ static void count_turns(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 	const uint8_t *sl = x->sl + (size_t)lo * x->nlids;
 	size_t n = (size_t)(hi - lo) * x->nlids;
 
-	x->n[half] += ffr_count_byte(sl, n, ROUTE_SL_TURN) +
-		      (x->valley ? ffr_count_byte(sl, n, RT_SL_VALLEY) : 0);
+	x->n[half] += x->valley ? ffr_count_byte2(sl, n, ROUTE_SL_TURN, RT_SL_VALLEY) :
+				  ffr_count_byte(sl, n, ROUTE_SL_TURN);
 }
 
 /* The switches' own routes on the turn SL in the merged tables, on two threads. */

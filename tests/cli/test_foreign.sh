@@ -62,6 +62,23 @@ json_case() {
 	fi
 }
 
+# cut_case NAME "SUPERPOD ARGS" GUID:PORT MESSAGE: gen_foreign.py superpod
+# ARGS with that cable cut, routed and judged: no hard finding, no credit
+# loop, shifts at the bound, no non-minimal route, no LID rooted
+cut_case() {
+	if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod $2 >"$TMP/$1.topo" &&
+	   grep -q "\"${3%%:*}\"" "$TMP/$1.topo" &&
+	   $EDIT "$TMP/$1.topo" "$TMP/$1-l.topo" "port:$3"; then
+		json_case "$1-l" "$TMP/$1-l.topo" '[.hard_findings, .findings.credit_loop.count,
+			.metrics.shift_max == .metrics.shift_lb_max, .metrics.nonminimal_routes]' \
+			'[0,0,true,0]' "$4: no credit loop, shifts at the bound"
+		grep -q " 0 LIDs rooted" "$TMP/$1-l.err" && ok "$4: no LID rooted" ||
+			not_ok "$4: LIDs rooted" "$TMP/$1-l.err"
+	else
+		not_ok "$4: generated and edited"
+	fi
+}
+
 # foreign NAME LB_MAX: a 3-level tree
 foreign() {
 	route_check "$1" || return
@@ -254,36 +271,15 @@ else
 	# of their own, so one coming down after its turn no longer lifts a
 	# switch-LID route's hops before that route's turn: no LID rooted,
 	# shifts at the bound
-	if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 2 8 8 4 2 4 2 19 >"$TMP/gs.topo" &&
-	   grep -q '"S-248a070302269664"' "$TMP/gs.topo" &&
-	   $EDIT "$TMP/gs.topo" "$TMP/gs-l.topo" port:S-248a070302269664:10; then
-		json_case gs-l "$TMP/gs-l.topo" '[.hard_findings, .findings.credit_loop.count,
-			.metrics.shift_max == .metrics.shift_lb_max]' '[0,0,true]' \
-			"gen_foreign superpod without a spine-core link: no credit loop, shifts at the bound"
-		grep -q " 0 LIDs rooted" "$TMP/gs-l.err" &&
-			ok "gen_foreign superpod without a spine-core link: no LID rooted" ||
-			not_ok "gen_foreign superpod without a spine-core link: LIDs rooted" "$TMP/gs-l.err"
-	else
-		not_ok "gen_foreign superpod without a spine-core link: generated and edited"
-	fi
+	cut_case gs "2 8 8 4 2 4 2 19" S-248a070302269664:10 \
+		"gen_foreign superpod without a spine-core link"
 	# the same with a management branch (M = 2), a core's cable to a rail
 	# spine gone: that core reaches the rail only through a valley, and its
 	# SHARP node's fallback routes came down after their turn through pairs
 	# the turn routes of other cores' SHARP nodes used before theirs: a VL 1
 	# credit loop, then 92 LIDs rooted and shift max 32 against 3
-	if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 2 16 8 4 2 4 2 1 >"$TMP/gm.topo" &&
-	   grep -q '"S-248a07031dd5b61c"' "$TMP/gm.topo" &&
-	   $EDIT "$TMP/gm.topo" "$TMP/gm-l.topo" port:S-248a07031dd5b61c:18; then
-		json_case gm-l "$TMP/gm-l.topo" '[.hard_findings, .findings.credit_loop.count,
-			.metrics.shift_max == .metrics.shift_lb_max, .metrics.nonminimal_routes]' '[0,0,true,0]' \
-			"gen_foreign superpod (management branch) without a core-spine link: shifts at the bound"
-		grep -q " 0 LIDs rooted" "$TMP/gm-l.err" &&
-			ok "gen_foreign superpod (management branch) without a core-spine link: no LID rooted" ||
-			not_ok "gen_foreign superpod (management branch) without a core-spine link: LIDs rooted" \
-				"$TMP/gm-l.err"
-	else
-		not_ok "gen_foreign superpod (management branch) without a core-spine link: generated and edited"
-	fi
+	cut_case gm "2 16 8 4 2 4 2 1" S-248a07031dd5b61c:18 \
+		"gen_foreign superpod (management branch) without a core-spine link"
 fi
 # storage leaves hung straight from 2 cores of a 3-level tree (gen_foreign
 # xgft corestor=): a core one hop above a leaf was level 2 by distance,

@@ -13,6 +13,7 @@
 #include <ffroute/topo.h>
 #include "model/lft_load.h"
 #include "base/text.h"
+#include "base/util.h"
 
 static int add(struct topo_builder *b, uint8_t type, uint8_t nports, uint64_t guid,
 	       const char *name, const char *desc)
@@ -351,6 +352,28 @@ static void test_switch_port_guid(void **state)
 	diag_free(&dl);
 }
 
+/* ffr_count_byte(2) against a byte loop, over every length and alignment up to 40 */
+static void test_count_byte(void **state)
+{
+	uint8_t buf[48];
+
+	(void)state;
+	for (unsigned i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)(i * 7 % 5 == 0 ? 15 : i % 3 == 0 ? 12 : i);
+	for (unsigned off = 0; off < 8; off++)
+		for (unsigned n = 0; off + n <= 40; n++) {
+			size_t one = 0, two = 0;
+
+			for (unsigned i = off; i < off + n; i++) {
+				one += buf[i] == 15;
+				two += buf[i] == 15 || buf[i] == 12;
+			}
+			assert_int_equal(ffr_count_byte(buf + off, n, 15), one);
+			assert_int_equal(ffr_count_byte2(buf + off, n, 15, 12), two);
+			assert_int_equal(ffr_count_byte2(buf + off, n, 15, 15), one);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -362,6 +385,7 @@ int main(void)
 		cmocka_unit_test(test_equal),
 		cmocka_unit_test(test_lft_remap_lmc),
 		cmocka_unit_test(test_switch_port_guid),
+		cmocka_unit_test(test_count_byte),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
