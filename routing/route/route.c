@@ -143,7 +143,7 @@ static int switch_ports(struct rt *r)
 			else if (t->port_remote[p] != TOPO_NONE)
 				r->has_ca[s] |= rt_ca_joins_switch(r, node) ? RT_CA_ABOVE : RT_CA_LEAF;
 	}
-	r->turn_stride *= 2;	/* two planes: TURN/UPTURN, then RM_ANY */
+	r->turn_stride *= rt_turn_planes(r->c);	/* TURN/UPTURN, then per fallback SL */
 	r->swp_off[r->nsw] = n;
 	r->dsw_off = malloc(((size_t)r->nsw * CLS_DIR_COUNT + 1) * sizeof(uint32_t));
 	r->dsw = malloc(((size_t)n + 1) * sizeof(uint32_t));

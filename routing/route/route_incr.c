@@ -787,7 +787,7 @@ static void base_cols(struct mg *m, const uint32_t *lids, uint32_t n)
 struct turns {
 	const uint8_t *sl;	/* the switches' rows of the SL table */
 	uint32_t nlids;
-	bool valley;		/* the fallback routes' SL is their own */
+	unsigned nvalley;	/* the fallback routes' SLs of their own (rt_valley_nsl()) */
 	uint64_t n[2];
 };
 
@@ -798,8 +798,8 @@ static void count_turns(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 	const uint8_t *sl = x->sl + (size_t)lo * x->nlids;
 	size_t n = (size_t)(hi - lo) * x->nlids;
 
-	x->n[half] += x->valley ? ffr_count_byte2(sl, n, ROUTE_SL_TURN, RT_SL_VALLEY) :
-				  ffr_count_byte(sl, n, ROUTE_SL_TURN);
+	x->n[half] += ffr_count_byte_range(sl, n, ROUTE_SL_TURN, RT_SL_VALLEY + 1 - x->nvalley,
+					   RT_SL_VALLEY);
 }
 
 /* The switches' own routes on the turn SL in the merged tables, on two threads. */
@@ -808,7 +808,7 @@ static uint64_t turn_routes(const struct mg *m)
 	const struct route_out *o = m->out;
 	uint32_t nz = m->c->nzones;
 	struct turns x = { o->sl + (size_t)(nz + 1) * o->nlids, o->nlids,
-			   rt_valley_sl(m->c) == RT_SL_VALLEY, { 0, 0 } };
+			   rt_valley_nsl(m->c), { 0, 0 } };
 
 	if (o->ngroups > nz + 1)
 		ffr_split2(m->threads, o->ngroups - nz - 1, 64, count_turns, &x);

@@ -82,6 +82,7 @@ struct walks {
 	struct mg m;		/* the merge's, with this thread's scratch (st, bc) */
 	const uint32_t *lids;
 	uint32_t n, stride;
+	unsigned np;		/* planes of stride / np bytes (rt_rows.np) */
 	atomic_uint *next;	/* the next block of LIDs to walk, shared */
 	uint8_t *bits, *blk;	/* [port][in / 8]; two blocks of columns */
 	struct rt_rows *rw;	/* whose merge may still be writing the columns */
@@ -93,6 +94,7 @@ struct rt_rows {
 	uint32_t *lids, nl, nkept;	/* the LIDs to walk: lids[0..nkept) kept, then
 					 * those the merge changes */
 	uint32_t stride;
+	unsigned np;			/* planes of turn pairs (merge_planes()) */
 	size_t nbits;
 	bool kept;			/* the base's rows stand for the kept LIDs */
 	bool ahead;			/* a thread walks meanwhile (th) */

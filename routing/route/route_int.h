@@ -18,6 +18,7 @@
 #define RT_CA_ABOVE 2		/* has_ca: a CA in its switch's group (SHARP node) */
 #define RT_SL_ROOTED 13	/* one zone, rooted up*down* layer: VL 1 everywhere */
 #define RT_SL_VALLEY 12	/* fallback routes (RM_ANY): turn rows of their own */
+#define RT_VALLEY_MAX 3	/* fallback SLs 12, 11, 10 at most (route_valley.c) */
 #define RT_NOPORT (TOPO_NONE - 1)	/* upg_port: none, or parallel links */
 
 /* How a switch forwards toward the current destination. */
@@ -135,11 +136,10 @@ struct rt {
 	uint32_t xsel[RT_XZONES + 1];	/* per zone outside + 1: an index into xin, or UINT32_MAX */
 	uint8_t *turn_bits;		/* [nports * turn_stride]: (out port, in port number)
 					 * pairs where a route turns (up->up or down->down),
-					 * in two planes: the turn routes', then (at
-					 * turn_stride / 2) the fallback routes' (RM_ANY);
-					 * lazily allocated */
-	uint32_t turn_stride;		/* bytes per out port: twice (most switch ports
-					 * + 1) / 8, rounded up */
+					 * in planes (rt_turn_planes()): the turn routes',
+					 * then one per fallback SL; lazily allocated */
+	uint32_t turn_stride;		/* bytes per out port: planes x (most switch
+					 * ports + 1) / 8, rounded up */
 	bool turned;			/* the current destination has turn routes */
 	/* LFT columns of the last destinations, [nsw][LFT_COLS]: written switch
 	 * by switch per destination, copied row by row (one row per switch is
@@ -434,24 +434,59 @@ static inline bool rt_turn_pair(const uint8_t *dir, uint32_t in, uint32_t p, boo
 	return dir[p] == CLS_DIR_DOWN && (dir[in] == CLS_DIR_DOWN ||
 					  (*turned && dir[in] == CLS_DIR_UP));
 }
-/* The fallback routes' (RM_ANY) SL: RT_SL_VALLEY unless a zone SL takes it (2 nzones >= 12), then ROUTE_SL_TURN */
+/*
+ * The fallback routes' (RM_ANY) SLs of their own: 12 and down, above the
+ * zone SLs (1 .. 2 nzones), at most RT_VALLEY_MAX; 0: they share the turn
+ * SL (six zones or more).
+ */
+static inline unsigned rt_valley_nsl(const struct cls *c)
+{
+	unsigned z = 2 * c->nzones;
+
+	if (z >= RT_SL_VALLEY)
+		return 0;
+	return RT_SL_VALLEY - z < RT_VALLEY_MAX ? RT_SL_VALLEY - z : RT_VALLEY_MAX;
+}
+/* The fallback routes' first SL: RT_SL_VALLEY, or ROUTE_SL_TURN without one of their own */
 static inline uint8_t rt_valley_sl(const struct cls *c)
 {
-	return 2 * c->nzones < RT_SL_VALLEY ? RT_SL_VALLEY : ROUTE_SL_TURN;
+	return rt_valley_nsl(c) ? RT_SL_VALLEY : ROUTE_SL_TURN;
 }
-/* Whether @sl is the fallback routes' SL of their own (not a zone's, not the turn SL) */
+/* Whether @sl is a fallback routes' SL of their own (not a zone's, not the turn SL) */
 static inline bool rt_is_valley(const struct cls *c, unsigned sl)
 {
-	return sl == RT_SL_VALLEY && rt_valley_sl(c) == RT_SL_VALLEY;
+	return sl <= RT_SL_VALLEY && sl + rt_valley_nsl(c) > RT_SL_VALLEY;
+}
+/* Planes of turn pairs: the turn SL's (0), then one per fallback SL (1 + k: SL 12 - k) */
+static inline unsigned rt_turn_planes(const struct cls *c)
+{
+	return 1 + rt_valley_nsl(c);
+}
+/* The plane of @sl's turn pairs (rt_turn_planes()) */
+static inline unsigned rt_turn_plane(const struct cls *c, unsigned sl)
+{
+	return rt_is_valley(c, sl) ? 1 + RT_SL_VALLEY - sl : 0;
+}
+/* The SL whose rows plane @k of @nplanes lifts: 15, then 12, 11, ... */
+static inline uint8_t rt_plane_sl(unsigned k)
+{
+	return k ? (uint8_t)(RT_SL_VALLEY + 1 - k) : ROUTE_SL_TURN;
 }
 /**
  * rt_turn_rows - @x: the turn rows of the pairs marked in @bits (route_sl.c),
- * two planes of @stride / 2 bytes a port: the turn routes' (ROUTE_SL_TURN),
- * then the fallback routes' (SL @valley); on two threads if @threads
- * allow; 0 or -ENOMEM
+ * @nplanes planes of @stride / @nplanes bytes a port (rt_turn_planes()):
+ * the turn routes' (ROUTE_SL_TURN), then the fallback routes' per SL; on
+ * two threads if @threads allow; 0 or -ENOMEM
  */
 int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits, uint32_t stride,
-		 uint8_t valley, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads);
+		 unsigned nplanes, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads);
+/**
+ * rt_valley_sls - the fallback routes' SLs and turn pairs (route_valley.c):
+ * each on the first fallback SL where no pair it descends before its turn
+ * is one another route of that SL descends after its own, nor the
+ * reverse; 0 or -ENOMEM
+ */
+int rt_valley_sls(struct rt *r);
 /* A double binary tree (chk_dbt_tree): parent and depth of each rank. */
 struct rt_tree {
 	int32_t *parent;

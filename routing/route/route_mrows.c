@@ -97,7 +97,7 @@ static bool turns_after(struct mg *m, uint32_t s)
  * merged or gone route needed must go (it would lift other routes through
  * its pair too early), or when the base's rows or turn marks are unknown.
  */
-static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
+static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride, unsigned np)
 {
 	const struct topo *t = m->t, *b = m->base->t;
 	const struct chk_vlx *x = m->bo ? &m->bo->vlx : NULL;
@@ -127,9 +127,10 @@ static bool base_rows(const struct mg *m, uint8_t *bits, uint32_t stride)
 			continue;
 		if (x->v[i].vl[ROUTE_SL_TURN] || x->v[i].vl[0])
 			rt_turn_mark(t, bits, stride, t->port_off[node] + ie, t->port_off[node] + e);
-		if (rt_valley_sl(m->c) == RT_SL_VALLEY && x->v[i].vl[RT_SL_VALLEY])
-			rt_turn_mark(t, bits + stride / 2, stride, t->port_off[node] + ie,
-				     t->port_off[node] + e);
+		for (unsigned k = 1; k < np; k++)	/* the fallback SLs' */
+			if (x->v[i].vl[rt_plane_sl(k)])
+				rt_turn_mark(t, bits + k * (stride / np), stride,
+					     t->port_off[node] + ie, t->port_off[node] + e);
 	}
 	free(sw_of);
 	return true;
@@ -185,6 +186,7 @@ static void *walk_lids(void *arg)
 	struct route_out *o = m->out;
 	struct lft swsl = { .nsw = m->ns, .nlids = o->nlids,
 			    .port = o->sl + (size_t)(m->c->nzones + 1) * o->nlids };
+	unsigned np = w->np;
 
 	for (uint32_t i = atomic_fetch_add(w->next, LFT_COLS); i < w->n;
 	     i = atomic_fetch_add(w->next, LFT_COLS)) {
@@ -203,8 +205,15 @@ static void *walk_lids(void *arg)
 			memset(m->st, 0, 2 * (size_t)m->ns);
 			for (uint32_t s = 0; s < m->ns; s++)
 				if (rt_is_valley(m->c, sl[(size_t)s * LFT_COLS])) {
-					walk_turns(m, s, w->bits + w->stride / 2, w->stride,
-						   m->st + m->ns, 1);
+					unsigned pl = rt_turn_plane(m->c, sl[(size_t)s * LFT_COLS]);
+
+					/* a plane merge_planes() left out: the route
+					 * lifts no pair of its SL, its marks are turns
+					 * (SL 0's row, the same in every plane) */
+					pl = pl < np ? pl : np - 1;
+
+					walk_turns(m, s, w->bits + pl * (w->stride / np), w->stride,
+						   m->st + m->ns, pl);
 					turned = true;
 				} else if (sl[(size_t)s * LFT_COLS] == ROUTE_SL_TURN || turns_after(m, s)) {
 					walk_turns(m, s, w->bits, w->stride, m->st + m->ns, 0);
@@ -241,6 +250,32 @@ static void walks_free(struct walks *w)
 }
 
 /*
+ * The planes of turn pairs the merge needs (rt_turn_planes() at most): the
+ * turn SL's, the first fallback SL's (this pass's fallback routes are on
+ * it: route_valley.c spreads a full pass's only), and the others' as far
+ * as the base's rows lift one of them (its fallback routes there).  Each
+ * plane is nports x radix / 8 bytes to clear, walk and read out: on the
+ * 16k-host tree two more took the re-route after a fault from 0.11 s to
+ * 0.18 s.  All when the base's rows are unknown.
+ */
+static unsigned merge_planes(const struct mg *m)
+{
+	const struct route_out *bo = m->bo;
+	unsigned np = rt_turn_planes(m->c), used = np > 1 ? 2 : 1;
+
+	if (np <= used || !bo || !bo->sl2vl)
+		return np;
+	for (uint32_t i = 0; i < bo->vlx.n && used < np; i++) {
+		const uint8_t *def = bo->sl2vl + (size_t)(bo->vlx.v[i].key >> 32) * 16;
+
+		for (unsigned k = used; k < np; k++)
+			if (bo->vlx.v[i].vl[rt_plane_sl(k)] != def[rt_plane_sl(k)])
+				used = k + 1;
+	}
+	return used;
+}
+
+/*
  * The turn rows of the merged tables, found as route_sl.c finds them for
  * its own: along the route of every switch that turns (on the turn SL,
  * or up after coming down), the pairs that keep a direction; a pair whose
@@ -268,12 +303,13 @@ int rt_rows_begin(struct mg *m, struct rt_rows *rw)
 	for (uint32_t s = 0; s < m->ns; s++)
 		if (t->node_nports[t->sw_node[s]] / 8u + 1 > rw->stride)
 			rw->stride = t->node_nports[t->sw_node[s]] / 8u + 1;
-	rw->stride *= 2;	/* two planes (route_sl.c) */
+	rw->np = merge_planes(m);
+	rw->stride *= rw->np;	/* planes per SL (route_sl.c) */
 	rw->nbits = (size_t)t->nports * rw->stride;
 	rw->lids = malloc(((size_t)t->max_lid + 1) * sizeof(*rw->lids));
 	if (!rw->lids || walks_alloc(&w[0], m, rw->nbits))
 		return -ENOMEM;
-	rw->kept = base_rows(m, w[0].bits, rw->stride);
+	rw->kept = base_rows(m, w[0].bits, rw->stride, rw->np);
 	for (int merged = 0; merged < 2; merged++) {	/* the kept LIDs' walks first */
 		for (uint32_t lid = 1; lid <= t->max_lid; lid++) {
 			bool walk = t->lid_port[lid] != TOPO_NONE &&
@@ -288,6 +324,7 @@ int rt_rows_begin(struct mg *m, struct rt_rows *rw)
 			rw->nkept = rw->nl;
 	}
 	w[0].stride = w[1].stride = rw->stride;
+	w[0].np = w[1].np = rw->np;
 	w[0].lids = w[1].lids = rw->lids;
 	atomic_init(&rw->next, 0);
 	w[0].next = w[1].next = &rw->next;
@@ -326,7 +363,7 @@ int rt_rows_end(struct mg *m, struct rt_rows *rw)
 		pthread_join(th, NULL);
 	for (size_t i = 0; w[1].bits && i < rw->nbits; i++)
 		w[0].bits[i] |= w[1].bits[i];
-	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, rt_valley_sl(m->c), m->out->sl2vl,
+	rc = rt_turn_rows(m->t, m->c->dir, w[0].bits, rw->stride, rw->np, m->out->sl2vl,
 			  &m->out->vlx, m->threads);
 	rt_rows_free(rw);
 	return rc;

@@ -16,10 +16,12 @@
  *   13 (rooted)    every source to a LID of the rooted layer (one zone,
  *                  route_root.c): VL 1 on every port
  *   14 (transit)   zone-less source to a zone-less destination
- *   12 (valley)    a switch whose own route is a fallback (ANY: a spine
- *                  that lost its link to the destination's leaf, a core
- *                  that lost its way down to a rail); 15 when a zone SL
- *                  takes 12 (six zones or more)
+ *   12, 11, 10     a switch whose own route is a fallback (ANY: a spine
+ *     (valley)     that lost its link to the destination's leaf, a core
+ *                  that lost its way down to a rail): 12, or 11 or 10
+ *                  where 12's turn rows would lift it too early
+ *                  (route_valley.c); those above the zone SLs, and 15
+ *                  when a zone SL takes 12 (six zones or more)
  *   15 (turn)      a switch whose own route turns down->up (TURN: to a
  *                  switch LID); route_dest.c sets these
  * SL2VL, by the zone of the sending port's node zn and the port's
@@ -27,14 +29,14 @@
  *   SL 0 -> VL 0, except from an up-port to an up-port (a down->up turn,
  *   taken only by routes to switch LIDs): VL 1;  SL 1 + dz -> VL 1 iff
  *   zn == dz;  SL 1 + Z + sz -> VL 1 iff zn >= 0 and zn != sz;
- *   SL 14 -> VL 1 iff zn >= 0;  SL 15 (and 12) -> VL 1 when the port
+ *   SL 14 -> VL 1 iff zn >= 0;  SL 15 (and 12..10) -> VL 1 when the port
  *   goes up, or from a down-port to a down-port (the peak after the turn
  *   of a switch's own down-up-down route, degraded fabrics), or down
  *   after coming down on the pairs a route descends through after its
  *   turn (rt_turn_pair(): a core cut off from a unit goes down, up and
  *   down two levels); other SLs -> VL 0.  The turn rows are the only ones that depend on the input port
  *   (out->vlx), and only the pairs turn routes really use get them.
- *   The fallback routes mark their pairs apart and lift SL 12 alone: a
+ *   The fallback routes mark their pairs apart and lift their SL alone: a
  *   fallback that comes down after its turn through a pair would
  *   otherwise lift every SL 15 route there, a switch-LID route before its
  *   own turn too, and VL 1 then held a down->up dependency (a SuperPOD
@@ -169,6 +171,7 @@ static uint8_t vl_of(const struct rt *r, int16_t zn, bool up, unsigned sl)
 int rt_mark_turns(struct rt *r)
 {
 	const struct topo *t = r->t;
+	bool valley = rt_valley_nsl(r->c) > 0;
 
 	if (!r->turn_bits &&
 	    !(r->turn_bits = calloc((size_t)t->nports * r->turn_stride + 1, 1)))
@@ -177,8 +180,9 @@ int rt_mark_turns(struct rt *r)
 		uint32_t cur = s, in = TOPO_NONE;
 		bool turned = false;
 
-		if (r->mode[s] != RM_TURN && r->mode[s] != RM_UPTURN && r->mode[s] != RM_ANY)
-			continue;
+		if (r->mode[s] != RM_TURN && r->mode[s] != RM_UPTURN &&
+		    (r->mode[s] != RM_ANY || valley))
+			continue;	/* fallback routes of their own SLs: route_valley.c */
 		for (unsigned hop = 0; hop < RT_MAXD && cur != TOPO_NONE; hop++) {
 			uint8_t e = *rt_col(r, cur);
 			uint32_t p;
@@ -187,8 +191,7 @@ int rt_mark_turns(struct rt *r)
 				break;
 			p = topo_port(t, rt_node(r, cur), e);
 			if (in != TOPO_NONE && rt_turn_pair(r->c->dir, in, p, &turned))
-				rt_turn_mark(t, r->turn_bits + (r->mode[s] == RM_ANY ?
-					     r->turn_stride / 2 : 0), r->turn_stride, in, p);
+				rt_turn_mark(t, r->turn_bits, r->turn_stride, in, p);
 			in = t->port_remote[p];
 			cur = r->peer[p];
 		}
@@ -196,12 +199,22 @@ int rt_mark_turns(struct rt *r)
 	return 0;
 }
 
+/* The pairs marked in any of @n planes @hs bytes apart, at byte @b. */
+static inline unsigned plane_or(const uint8_t *b, uint32_t hs, unsigned n)
+{
+	unsigned v = 0;
+
+	for (unsigned pl = 0; pl < n; pl++)
+		v |= b[(size_t)pl * hs];
+	return v;
+}
+
 /* rt_turn_rows()'s nodes: rows[first[node]...] from their out ports' bits. */
 struct rows_fill {
 	const struct topo *t;
 	const uint8_t *dir, *bits, *sl2vl;
 	uint32_t stride;
-	uint8_t valley;			/* the second plane's SL */
+	unsigned nplanes;		/* rt_turn_planes() */
 	const uint32_t *first;		/* [node]: its first row */
 	struct chk_vlx_row *rows;
 };
@@ -218,25 +231,22 @@ static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 		for (uint32_t p = t->port_off[node] + 1; topo_is_switch(t, node) &&
 		     p < t->port_off[node + 1]; p++) {
 			const uint8_t *b = x->bits + (size_t)p * x->stride;
-
-			uint32_t hs = x->stride / 2;
+			uint32_t hs = x->stride / x->nplanes;
 
 			for (uint32_t k = 0; k < hs; k++)
-				for (unsigned v = b[k] | b[hs + k]; v; v &= v - 1) {
+				for (unsigned v = plane_or(b + k, hs, x->nplanes); v; v &= v - 1) {
 					uint32_t in = t->port_off[node] + k * 8 +
 						      (unsigned)__builtin_ctz(v);
+					/* a turn: SL 0 (a switch LID's route); a
+					 * peak, or down after it: the plane's SL */
+					bool uu = x->dir[in] == CLS_DIR_UP && x->dir[p] == CLS_DIR_UP;
+					unsigned bit = v & -v;
 
 					row->key = (uint64_t)p << 32 | in;
 					memcpy(row->vl, x->sl2vl + (size_t)p * 16, 16);
-					/* a turn: SL 0 (a switch LID's route); a
-					 * peak, or down after it: SL 15 */
-					bool uu = x->dir[in] == CLS_DIR_UP && x->dir[p] == CLS_DIR_UP;
-					unsigned bit = 1u << ((in - t->port_off[node]) % 8);
-
-					if (b[k] & bit)
-						row->vl[uu ? 0 : ROUTE_SL_TURN] = 1;
-					if (b[hs + k] & bit)
-						row->vl[uu ? 0 : x->valley] = 1;
+					for (unsigned pl = 0; pl < x->nplanes; pl++)
+						if (b[(size_t)pl * hs + k] & bit)
+							row->vl[uu ? 0 : rt_plane_sl(pl)] = 1;
 					row++;
 				}
 		}
@@ -254,11 +264,11 @@ static void rows_fill(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
  * (sorting it needs no buffer, at the engine's peak of memory).
  */
 int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits, uint32_t stride,
-		 uint8_t valley, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads)
+		 unsigned nplanes, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads)
 {
 	uint32_t *first = malloc(((size_t)t->nnodes + 1) * sizeof(*first));
-	struct rows_fill f = { t, dir, bits, sl2vl, stride, valley, first, NULL };
-	uint32_t half = stride / 2;
+	struct rows_fill f = { t, dir, bits, sl2vl, stride, nplanes, first, NULL };
+	uint32_t half = stride / nplanes;
 	uint64_t n = 0;
 
 	chk_vlx_free(x);
@@ -269,8 +279,8 @@ int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits, 
 		first[node] = (uint32_t)n;
 		for (uint32_t q = p0 + 1; topo_is_switch(t, node) && q < p1; q++)
 			for (uint32_t k = 0; k < half; k++)
-				n += (unsigned)__builtin_popcount(bits[(size_t)q * stride + k] |
-								  bits[(size_t)q * stride + half + k]);
+				n += (unsigned)__builtin_popcount(
+					plane_or(bits + (size_t)q * stride + k, half, nplanes));
 	}
 	if (!first || n > UINT32_MAX / 2 || (n && !(f.rows = chk_vlx_extend(x, (uint32_t)n)))) {
 		free(first);
@@ -287,9 +297,11 @@ static int turn_rows(struct rt *r)
 {
 	int rc;
 
+	if ((rc = rt_valley_sls(r)))
+		return rc;
 	if (!r->turn_bits)
 		return 0;
-	rc = rt_turn_rows(r->t, r->c->dir, r->turn_bits, r->turn_stride, rt_valley_sl(r->c),
+	rc = rt_turn_rows(r->t, r->c->dir, r->turn_bits, r->turn_stride, rt_turn_planes(r->c),
 			  r->out->sl2vl, &r->out->vlx, r->o->threads);
 	free(r->turn_bits);	/* not needed any more */
 	r->turn_bits = NULL;

@@ -280,6 +280,19 @@ else
 	# credit loop, then 92 LIDs rooted and shift max 32 against 3
 	cut_case gm "2 16 8 4 2 4 2 1" S-248a07031dd5b61c:18 \
 		"gen_foreign superpod (management branch) without a core-spine link"
+	# 4 units of 8 rails, one core-spine cable gone: 3,374 fallback routes,
+	# some descending before their turn through pairs others descend after
+	# theirs; on one SL that lifted them to VL 1 before their climb (a VL 1
+	# credit loop, then 128 LIDs rooted, shift 32 against 2, 1,326
+	# non-minimal routes).  Each fallback route now takes the first of SLs
+	# 12, 11, 10 where that cannot happen (route_valley.c)
+	cut_case g4 "4 8 8 4 1 8 2 1" S-248a07031c010454:6 \
+		"gen_foreign superpod (4 units, management branch) without a core-spine link"
+	if [ -s "$TMP/g4-l/ffroute.sl" ]; then
+		grep -q "^sl .* 11$" "$TMP/g4-l/ffroute.sl" &&
+			ok "gen_foreign superpod (4 units): some fallback routes on SL 11" ||
+			not_ok "gen_foreign superpod (4 units): no fallback route on SL 11"
+	fi
 fi
 # storage leaves hung straight from 2 cores of a 3-level tree (gen_foreign
 # xgft corestor=): a core one hop above a leaf was level 2 by distance,

@@ -352,25 +352,37 @@ static void test_switch_port_guid(void **state)
 	diag_free(&dl);
 }
 
-/* ffr_count_byte(2) against a byte loop, over every length and alignment up to 40 */
+/*
+ * ffr_count_byte and ffr_count_byte_range against a byte loop, over every
+ * length and alignment up to 40, bytes of every value (128 and more too),
+ * ranges empty, of one value, and of all below 128
+ */
 static void test_count_byte(void **state)
 {
+	static const uint8_t rng[][2] = { { 10, 12 }, { 13, 12 }, { 200, 3 }, { 0, 0 },
+					  { 12, 12 }, { 0, 127 }, { 127, 127 } };
 	uint8_t buf[48];
 
 	(void)state;
 	for (unsigned i = 0; i < sizeof(buf); i++)
-		buf[i] = (uint8_t)(i * 7 % 5 == 0 ? 15 : i % 3 == 0 ? 12 : i);
+		buf[i] = (uint8_t)(i * 7 % 5 == 0 ? 15 : i % 3 == 0 ? 12 : i % 4 == 0 ? 11 :
+				   i * 37 % 256);
 	for (unsigned off = 0; off < 8; off++)
 		for (unsigned n = 0; off + n <= 40; n++) {
-			size_t one = 0, two = 0;
+			size_t one = 0;
 
-			for (unsigned i = off; i < off + n; i++) {
+			for (unsigned i = off; i < off + n; i++)
 				one += buf[i] == 15;
-				two += buf[i] == 15 || buf[i] == 12;
-			}
 			assert_int_equal(ffr_count_byte(buf + off, n, 15), one);
-			assert_int_equal(ffr_count_byte2(buf + off, n, 15, 12), two);
-			assert_int_equal(ffr_count_byte2(buf + off, n, 15, 15), one);
+			for (unsigned k = 0; k < sizeof(rng) / sizeof(rng[0]); k++) {
+				size_t in = 0;
+
+				for (unsigned i = off; i < off + n; i++)
+					in += buf[i] == 15 || (buf[i] >= rng[k][0] &&
+							       buf[i] <= rng[k][1]);
+				assert_int_equal(ffr_count_byte_range(buf + off, n, 15, rng[k][0],
+								       rng[k][1]), in);
+			}
 		}
 }
 
