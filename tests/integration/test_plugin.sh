@@ -19,7 +19,9 @@
 #   2b. frame, multiframe, rail2, rail3 small: routed by ffroute, live
 #      tables clean per VL; and a 3-level tree with 5 % of its links
 #      dropped (seed 2) whose CAs need the rooted layer: OpenSM's log says
-#      how many LIDs took it, the live tables are clean per VL;
+#      how many LIDs took it, the live tables are clean per VL; a
+#      SuperPOD-style tree without one core-spine cable: fallback routes
+#      on SLs 12 and 11, the switches' SL2VL read back, clean per VL;
 #   3. fallback: a roles file splitting mini.net into zones that are not
 #      joined makes the classification refuse it: ERR RE05 and RE03 in the
 #      log, updn/minhop configure the tables, SUBNET UP;
@@ -158,6 +160,27 @@ qos TRUE"
 	esac
 	echo "ok: $f routed by ffroute inside OpenSM; live tables clean"
 done
+# another generator's SuperPOD (4 units of 8 rails, SHARP nodes, a
+# management branch) without one core-spine cable: 3,374 fallback routes
+# over SLs 12 and 11; the switches' SL2VL tables read back with SMPs
+# (--live-vl) and the plugin's SLs: no credit loop, no LID rooted
+if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 4 8 8 4 1 8 2 1 >"$SIM_DIR/g4.topo" &&
+   python3 "$top_srcdir/tests/lib/fabric_edit.py" "$SIM_DIR/g4.topo" "$SIM_DIR/g4-l.topo" \
+	port:S-248a07031c010454:6 &&
+   "$FFROUTE" convert --to net -o "$SIM_DIR/g4.net" "$SIM_DIR/g4-l.topo"; then
+	sim_stop
+	rm -rf "$SIM_DIR/dump" && mkdir -p "$SIM_DIR/dump"
+	sim_start "$SIM_DIR/g4.net" $(sim_net_limits "$SIM_DIR/g4.net") || fail "ibsim did not start (g4)"
+	sim_opensm || fail "opensm sweep failed on g4"
+	grep -q "ffroute: pass 1: .* 0 LIDs rooted" "$log" || fail "g4: not routed, or LIDs rooted"
+	grep -q "^sl .* 11$" "$SIM_DIR/dump/ffroute.sl" || fail "g4: no fallback route on SL 11"
+	sim_run "$FFROUTE" check --live --live-vl --sl "$SIM_DIR/dump/ffroute.sl" --json --no-metrics \
+		>"$SIM_DIR/g4.json" 2>"$SIM_DIR/g4.err" ||
+		fail "check --live --live-vl on g4: $(head -c 600 "$SIM_DIR/g4.json")"
+	echo "ok: a SuperPOD without a core-spine cable: fallback routes on SLs 12 and 11, live tables clean"
+else
+	fail "cannot generate the SuperPOD without a core-spine cable"
+fi
 sim_stop
 sim_start "$top_srcdir/fabrics/ff2-bridge-small.net" || fail "ibsim did not start (ff2, fallback)"
 
