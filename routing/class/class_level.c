@@ -210,21 +210,67 @@ static bool has_upper(const struct topo *t, const struct cls *c, uint32_t s)
 }
 
 /*
+ * @tier[s] of each switch above the leaves: the distinct switches it is
+ * cabled to below it (high 16 bits) and at its level (low 16 bits).
+ * @seen: scratch [nodes], zero, left with stamps (the caller clears it).
+ */
+static void count_tiers(const struct topo *t, const struct cls *c, uint32_t *tier, uint32_t *seen)
+{
+	for (uint32_t s = 0; s < t->nnodes; s++) {
+		uint32_t down = 0, same = 0;
+
+		tier[s] = 0;
+		if (!topo_is_switch(t, s) || c->level[s] < 2 || c->level[s] == 255)
+			continue;
+		for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+			uint32_t q = cls_peer_sw(t, p);
+
+			if (q == TOPO_NONE || q == s || seen[q] == s + 1)
+				continue;	/* parallel links: one switch */
+			seen[q] = s + 1;
+			down += c->level[q] < c->level[s];
+			same += c->level[q] == c->level[s];
+		}
+		tier[s] = (down < 0xffff ? down : 0xffff) << 16 | (same < 0xffff ? same : 0xffff);
+	}
+}
+
+/* Whether every switch of @s's level cabled to @s is mostly cabled down (@tier). */
+static bool peers_point_down(const struct topo *t, const struct cls *c, uint32_t s,
+			     const uint32_t *tier)
+{
+	for (uint32_t p = t->port_off[s] + 1; p < t->port_off[s + 1]; p++) {
+		uint32_t q = cls_peer_sw(t, p);
+
+		if (q != TOPO_NONE && q != s && c->level[q] == c->level[s] &&
+		    tier[q] >> 16 <= (tier[q] & 0xffff))
+			return false;
+	}
+	return true;
+}
+
+/*
  * Levels are hops from the nearest leaf, so a core with a storage leaf
  * cabled straight to it comes out level 2, level with the aggregation
  * switches it is above.  A switch above the leaves with no switch above
- * it, most of whose cables to switches of its own level go to switches
- * that do have one, is at the top of those: up a level; again while any
- * goes up.  A tier of peers (no switch above any of them) stays.  @mark:
- * scratch [nodes], left zeroed.
+ * it goes up a level (again while any goes up) when most of its cables to
+ * switches of its own level go to switches that do have one; or, none of
+ * them having one (the storage leaves hang from a whole group of cores,
+ * the only switches above those aggregation switches), when it is cabled
+ * to more switches of its level than below it and each of those to more
+ * below it than of its level.  A tier of peers (no switch above any of
+ * them, each mostly cabled down) stays.  @mark: scratch [nodes], left
+ * zeroed; @tier, @seen: scratch [nodes], @seen left zeroed.
  */
-static void raise_tops(const struct topo *t, struct cls *c, uint32_t *mark)
+static void raise_tops(const struct topo *t, struct cls *c, uint32_t *mark, uint32_t *tier,
+		       uint32_t *seen)
 {
 	for (unsigned round = 0; round < 255; round++) {
 		bool any = false;
 
 		for (uint32_t s = 0; s < t->nnodes; s++)
 			mark[s] = topo_is_switch(t, s) && c->level[s] >= 2 && has_upper(t, c, s);
+		count_tiers(t, c, tier, seen);
 		for (uint32_t s = 0; s < t->nnodes; s++) {
 			unsigned below_top = 0, peers = 0;
 
@@ -236,12 +282,15 @@ static void raise_tops(const struct topo *t, struct cls *c, uint32_t *mark)
 				if (q != TOPO_NONE && q != s && c->level[q] == c->level[s])
 					mark[q] == 1 ? below_top++ : peers++;
 			}
-			if (below_top > peers)
+			if (below_top > peers ||
+			    (!below_top && (tier[s] & 0xffff) > tier[s] >> 16 &&
+			     peers_point_down(t, c, s, tier)))
 				mark[s] = 2, any = true;
 		}
 		for (uint32_t s = 0; s < t->nnodes; s++) {
 			c->level[s] += mark[s] == 2;
 			mark[s] = 0;
+			seen[s] = 0;
 		}
 		if (!any)
 			break;
@@ -267,6 +316,6 @@ void cls_find_levels(const struct topo *t, struct cls *c, uint32_t *queue, uint3
 		}
 	}
 	empty_leaves(t, c, mark, seen);
-	raise_tops(t, c, mark);
+	raise_tops(t, c, mark, queue, seen);	/* the BFS is done with queue */
 	cls_count_levels(t, c);
 }

@@ -310,6 +310,17 @@ if command -v python3 >/dev/null 2>&1 &&
 		.metrics.shift_max, .metrics.shift_lb_max, .metrics.uplink_spread_compute <= 32]' \
 		'[{"leaf":34,"spine":32,"higher":32,"none":0},0,4,4,true]' \
 		"storage leaves on 2 cores: 3 levels as cabled, shifts at the bound, the cores shared"
+	# the storage leaves on all 4 cores of 2 core groups: the aggregation
+	# switches below those cores had no switch above them either (their
+	# only ones were those cores, level with them), so the cores stayed
+	# level 2 (32 same-level ports; shift max 17 against a bound of 2
+	# computed on those levels).  Now a top switch cabled to more switches
+	# of its level than below it, each of them mostly cabled down, goes up
+	python3 "$top_srcdir/tests/lib/gen_foreign.py" xgft 4 8 4 2 8 2 corestor=2,6,4,2 >"$TMP/cg.topo" &&
+	json_case cg "$TMP/cg.topo" '[.classification.switch_levels, .hard_findings,
+		.metrics.shift_max, .metrics.shift_lb_max]' \
+		'[{"leaf":34,"spine":16,"higher":8,"none":0},0,8,8]' \
+		"storage leaves on whole core groups: 3 levels as cabled, shifts at the bound"
 else
 	echo "ok $((ntests += 1)) - storage leaves on 2 cores # SKIP python3 not installed"
 fi
