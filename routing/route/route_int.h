@@ -467,7 +467,7 @@ static inline unsigned rt_turn_plane(const struct cls *c, unsigned sl)
 {
 	return rt_is_valley(c, sl) ? 1 + RT_SL_VALLEY - sl : 0;
 }
-/* The SL whose rows plane @k of @nplanes lifts: 15, then 12, 11, ... */
+/* The SL whose rows plane @k lifts: 15, then 12, 11, ... */
 static inline uint8_t rt_plane_sl(unsigned k)
 {
 	return k ? (uint8_t)(RT_SL_VALLEY + 1 - k) : ROUTE_SL_TURN;
