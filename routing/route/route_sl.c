@@ -355,12 +355,14 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 	const struct rt *r = x->r;
 	const uint32_t *col = r->lid_col, *zi = x->zi, *list = x->list;	/* col: rt_sl() */
 	uint32_t nlids = r->t->max_lid + 1, stride = r->out->nlids;
-	uint8_t *tbl = x->tbl[half];
+	uint8_t *tbl = x->tbl[half], own[16];	/* own[sl]: a route's own SL, kept */
 	bool layered = false, all = !x->only, two = x->two;	/* else the LIDs routed
 								 * here, a column each:
 								 * the others' SLs are
 								 * the base's (the merge) */
 
+	for (unsigned sl = 0; sl < 16; sl++)
+		own[sl] = sl == ROUTE_SL_TURN || sl == RT_SL_ROOTED || rt_is_valley(r->c, sl);
 	for (uint32_t g = lo; g < hi; g++) {
 		uint8_t *row = r->out->sl + (size_t)g * stride;
 
@@ -374,8 +376,7 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 
 			if (!two)
 				*e = 0;
-			else if (*e != ROUTE_SL_TURN && *e != RT_SL_ROOTED &&
-				 !rt_is_valley(r->c, *e))
+			else if (!own[*e & 15])
 				*e = tbl[zi[lid]];
 			layered |= *e != 0;
 		}
