@@ -331,6 +331,9 @@ static int load(const struct check_input *in, struct check_run *run, struct diag
 		rc = live_read(in->ca, in->port, &run->t, &run->l, in->live_vl ? &vl : NULL, dl);
 		if (rc)
 			return rc;
+		if (in->live_vl && !in->sl)	/* no dump holds the paths' SLs */
+			diag_add(dl, DIAG_WARNING, "--live-vl", 0, 0, "no --sl: every path judged on "
+				 "SL 0, so VL layers show as credit loops; give the plugin's ffroute.sl");
 		run->sl2vl = vl.sl2vl;	/* --live-vl: the switches' own */
 		run->vlx = vl.vlx;
 		run->vlarb = vl.vlarb;

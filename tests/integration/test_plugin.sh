@@ -177,6 +177,10 @@ if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 4 8 8 4 1 8 2 1 >"$SI
 	sim_run "$FFROUTE" check --live --live-vl --sl "$SIM_DIR/dump/ffroute.sl" --json --no-metrics \
 		>"$SIM_DIR/g4.json" 2>"$SIM_DIR/g4.err" ||
 		fail "check --live --live-vl on g4: $(head -c 600 "$SIM_DIR/g4.json")"
+	# without the paths' SLs every path is judged on SL 0: said, not silent
+	sim_run "$FFROUTE" check --live --live-vl --json --no-metrics >/dev/null 2>"$SIM_DIR/g4-nosl.err"
+	grep -q "no --sl: every path judged on SL 0" "$SIM_DIR/g4-nosl.err" ||
+		fail "check --live --live-vl without --sl: no warning"
 	echo "ok: a SuperPOD without a core-spine cable: fallback routes on SLs 12 and 11, live tables clean"
 else
 	fail "cannot generate the SuperPOD without a core-spine cable"
