@@ -331,6 +331,10 @@ static void pass_log(const struct route_opts *o, const struct rt *r)
 	if (r->any_routes)
 		logf_(o, ROUTE_LOG_INFO, "%llu routes outside up*/down* (fallback hops)",
 		      (unsigned long long)r->any_routes);
+	if (r->valley_left)
+		logf_(o, ROUTE_LOG_INFO, "%llu fallback routes on SL %u with a pair another "
+		      "route of it lifts (no fallback SL was free; the verification judges them)",
+		      (unsigned long long)r->valley_left, RT_SL_VALLEY + 1 - rt_valley_nsl(r->c));
 }
 
 static int compute_pass(const struct topo *t, const struct cls *c, const struct route_opts *o,

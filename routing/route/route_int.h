@@ -111,6 +111,7 @@ struct rt {
 					 * the two threads route disjoint classes) */
 	uint64_t *el;			/* eload's row for the current destination */
 	uint64_t any_routes;	/* switches routed by the fallback */
+	uint64_t valley_left;	/* fallback routes no SL was free for (route_valley.c) */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */
 	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */
 	bool lab_swlid;		/* ... and whether they are for its switch LID */

@@ -207,9 +207,10 @@ static void *walk_lids(void *arg)
 				if (rt_is_valley(m->c, sl[(size_t)s * LFT_COLS])) {
 					unsigned pl = rt_turn_plane(m->c, sl[(size_t)s * LFT_COLS]);
 
-					/* a plane merge_planes() left out: the route
-					 * lifts no pair of its SL, its marks are turns
-					 * (SL 0's row, the same in every plane) */
+					/* a plane merge_planes() left out: a base's
+					 * route that lifts no pair of its SL, its
+					 * marks are turns (SL 0's row, the same in
+					 * every plane) */
 					pl = pl < np ? pl : np - 1;
 
 					walk_turns(m, s, w->bits + pl * (w->stride / np), w->stride,
@@ -251,19 +252,21 @@ static void walks_free(struct walks *w)
 
 /*
  * The planes of turn pairs the merge needs (rt_turn_planes() at most): the
- * turn SL's, the first fallback SL's (this pass's fallback routes are on
- * it: route_valley.c spreads a full pass's only), and the others' as far
- * as the base's rows lift one of them (its fallback routes there).  Each
- * plane is nports x radix / 8 bytes to clear, walk and read out: on the
- * 16k-host tree two more took the re-route after a fault from 0.11 s to
- * 0.18 s.  All when the base's rows are unknown.
+ * turn SL's, the first fallback SL's (a pass of the broken LIDs alone
+ * puts its fallback routes there: route_valley.c spreads a full pass's
+ * only), and the others' as far as the base's rows lift one of them (its
+ * fallback routes there).  Each plane is nports x radix / 8 bytes to
+ * clear, walk and read out: on the 16k-host tree two more took the
+ * re-route after a fault from 0.11 s to 0.18 s.  All when this pass
+ * routed every LID (its fallback routes may be on any of them) or the
+ * base's rows are unknown.
  */
 static unsigned merge_planes(const struct mg *m)
 {
 	const struct route_out *bo = m->bo;
 	unsigned np = rt_turn_planes(m->c), used = np > 1 ? 2 : 1;
 
-	if (np <= used || !bo || !bo->sl2vl)
+	if (np <= used || !m->only || !bo || !bo->sl2vl)
 		return np;
 	for (uint32_t i = 0; i < bo->vlx.n && used < np; i++) {
 		const uint8_t *def = bo->sl2vl + (size_t)(bo->vlx.v[i].key >> 32) * 16;

@@ -99,6 +99,9 @@ static void place(struct rt *r, uint32_t s, uint32_t lid, uint8_t *pre, struct v
 		if (fits(r, v, r->turn_bits + (size_t)(1 + k) * half, pre + (size_t)k * half,
 			 r->turn_stride))
 			break;
+	if (k + 1 == nsl && !fits(r, v, r->turn_bits + (size_t)(1 + k) * half,
+				   pre + (size_t)k * half, r->turn_stride))
+		r->valley_left++;	/* none free: logged (route.c pass_log()) */
 	*rt_sl(r, r->c->nzones + 1 + s, lid) = (uint8_t)(RT_SL_VALLEY - k);
 	for (uint32_t i = 0; i < v->nlift; i++)
 		rt_turn_mark(t, r->turn_bits + (size_t)(1 + k) * half, r->turn_stride,
