@@ -419,6 +419,14 @@ static inline void rt_turn_mark(const struct topo *t, uint8_t *bits, uint32_t st
 
 	bits[(size_t)p * stride + ie / 8] |= (uint8_t)(1u << (ie % 8));
 }
+/* rt_turn_marked - whether rt_turn_mark() marked the pair (@in, @p) in @bits */
+static inline bool rt_turn_marked(const struct topo *t, const uint8_t *bits, uint32_t stride,
+				  uint32_t in, uint32_t p)
+{
+	uint32_t ie = in - t->port_off[t->port_node[p]];
+
+	return bits[(size_t)p * stride + ie / 8] >> (ie % 8) & 1;
+}
 /*
  * rt_turn_pair - whether a route's hop in at port @in, out at port @p
  * needs a turn row: up after coming down (a turn, which sets *@turned),

@@ -37,14 +37,6 @@ struct vroute {
 	uint32_t npre, nlift;
 };
 
-static bool has_pair(const struct topo *t, const uint8_t *bits, uint32_t stride, uint32_t in,
-		     uint32_t p)
-{
-	uint32_t ie = in - t->port_off[t->port_node[p]];
-
-	return bits[(size_t)p * stride + ie / 8] >> (ie % 8) & 1;
-}
-
 /* The pairs of switch @s's route to @lid (rt_mark_turns()'s walk). */
 static void walk(const struct rt *r, uint32_t s, uint32_t lid, struct vroute *v)
 {
@@ -79,10 +71,10 @@ static bool fits(const struct rt *r, const struct vroute *v, const uint8_t *lift
 		 const uint8_t *pre, uint32_t stride)
 {
 	for (uint32_t i = 0; i < v->npre; i++)
-		if (has_pair(r->t, lift, stride, v->pre[i][0], v->pre[i][1]))
+		if (rt_turn_marked(r->t, lift, stride, v->pre[i][0], v->pre[i][1]))
 			return false;
 	for (uint32_t i = 0; i < v->nlift; i++)
-		if (has_pair(r->t, pre, stride, v->lift[i][0], v->lift[i][1]))
+		if (rt_turn_marked(r->t, pre, stride, v->lift[i][0], v->lift[i][1]))
 			return false;
 	return true;
 }
@@ -95,13 +87,14 @@ static void place(struct rt *r, uint32_t s, uint32_t lid, uint8_t *pre, struct v
 	uint32_t half = r->turn_stride / rt_turn_planes(r->c);
 
 	walk(r, s, lid, v);
-	for (k = 0; k + 1 < nsl; k++)
+	for (k = 0; k < nsl; k++)
 		if (fits(r, v, r->turn_bits + (size_t)(1 + k) * half, pre + (size_t)k * half,
 			 r->turn_stride))
 			break;
-	if (k + 1 == nsl && !fits(r, v, r->turn_bits + (size_t)(1 + k) * half,
-				   pre + (size_t)k * half, r->turn_stride))
-		r->valley_left++;	/* none free: logged (route.c pass_log()) */
+	if (k == nsl) {		/* none free: the last, logged (route.c pass_log()) */
+		k = nsl - 1;
+		r->valley_left++;
+	}
 	*rt_sl(r, r->c->nzones + 1 + s, lid) = (uint8_t)(RT_SL_VALLEY - k);
 	for (uint32_t i = 0; i < v->nlift; i++)
 		rt_turn_mark(t, r->turn_bits + (size_t)(1 + k) * half, r->turn_stride,
