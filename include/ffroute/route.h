@@ -155,6 +155,10 @@ struct route_out {
 	uint64_t routes;	/* (switch, LID) entries set */
 	uint64_t turn_routes;	/* switch-to-switch routes that turn down->up */
 	uint32_t rooted_lids;	/* LIDs routed up*down* from one root on VL 1 (route_dest.c) */
+	unsigned valley_planes;	/* 1 + the fallback SLs whose rows its routes lift
+				 * (route_valley.c; 1: none), of a pass from
+				 * scratch with VL layers; 0: unknown (a merge,
+				 * a pass of some LIDs, tables read from files) */
 	uint32_t tree_zones;	/* zones whose D-mod-K digits were searched (route_dbt.c) */
 	uint32_t tree_left;	/* ... of which a tree step still exceeds a link's rate */
 	uint32_t shift_zones;	/* degraded zones whose leaf entries were refined (route_shift.c) */

@@ -954,10 +954,13 @@ int rt_base_merge(const struct topo *t, const struct cls *c, const struct route_
 		rc = rt_copy_base(&m);
 	else if (!rc && m.again)
 		restore(&m);	/* this pass's tables, as before the first merge */
+	if (!rc && !m.again)
+		rc = rt_merge_valleys(&m);
 	if (!rc && rows && !(rc = rt_rows_begin(&m, &rw)))
 		m.rows = &rw;
 	if (!rc)
 		rc = merge_lids(&m, n);
+	out->valley_planes = 0;	/* this pass's, not the merged tables' */
 	if (!rc && !rows) {
 		free(out->turned);	/* this pass's marks, not the merged tables' */
 		out->turned = NULL;

@@ -63,6 +63,7 @@ struct mg {
 	struct rt_merge_keep *keep;	/* this pass's columns the merge replaces */
 	struct rt_rows *rows;		/* the turn rows' walks, told as LIDs are
 					 * merged (rt_rows_done()); NULL: none */
+	unsigned bplanes;		/* rt_base_planes(); 0: not yet */
 };
 
 /*
@@ -121,6 +122,17 @@ int rt_rows_end(struct mg *m, struct rt_rows *rw);
 /* rt_rows_free - stop and release (after either; twice is fine) */
 void rt_rows_free(struct rt_rows *rw);
 
+/*
+ * rt_base_planes - 1 + the highest plane of turn pairs (rt_turn_planes())
+ * whose SL the base's rows lift (its fallback routes'; route_mrows.c), at
+ * least 1; kept in m->bplanes
+ */
+unsigned rt_base_planes(struct mg *m);
+/*
+ * rt_merge_valleys - before the merge, this pass's fallback routes over
+ * the fallback SLs, around the kept LIDs' (route_mvalley.c); 0 or -ENOMEM
+ */
+int rt_merge_valleys(struct mg *m);
 /* rt_sl_xlate - the base's SL @v in this pass's zone numbers (route_incr.c) */
 uint8_t rt_sl_xlate(const struct mg *m, uint8_t v);
 /*

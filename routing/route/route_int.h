@@ -489,6 +489,47 @@ static inline uint8_t rt_plane_sl(unsigned k)
  */
 int rt_turn_rows(const struct topo *t, const uint8_t *dir, const uint8_t *bits, uint32_t stride,
 		 unsigned nplanes, const uint8_t *sl2vl, struct chk_vlx *x, unsigned threads);
+/* One fallback route's pairs: before its turn, down->down (they must stay on VL 0); lifted. */
+struct rt_vroute {
+	uint32_t pre[RT_MAXD][2], lift[RT_MAXD][2];	/* (in, out) port pairs */
+	uint32_t npre, nlift;
+	uint32_t in;	/* the port the walk entered its switch by; TOPO_NONE: at its start */
+	bool turned;
+	bool lifts;	/* a pair it lifts is on its SL's row (a peak, down after
+			 * it), not only up->up turns (SL 0's rows: rt_turn_rows()) */
+};
+/*
+ * Per fallback SL, the pairs its routes lift and those they descend
+ * before their turn: a hash set of (kind, SL, in, out) keys (a few per
+ * route; bit planes of every port would cost a page fault a mark where
+ * few routes fall back).
+ */
+struct rt_vplanes {
+	uint64_t *key;		/* open addressing, 0: empty */
+	uint32_t cap, n;	/* cap: a power of two, 0 before the first mark */
+	uint64_t nports;	/* topo.nports: the keys' radix */
+	unsigned nsl;		/* rt_valley_nsl() */
+	uint64_t left;		/* routes no SL was free for */
+	bool nomem;		/* a mark was lost: -ENOMEM */
+};
+static inline void rt_vroute_start(struct rt_vroute *v)
+{
+	v->npre = v->nlift = 0;
+	v->in = TOPO_NONE;
+	v->turned = v->lifts = false;
+}
+/** rt_vroute_hop - the route's hop out at port @p (route_valley.c): its pairs */
+void rt_vroute_hop(struct rt_vroute *v, const struct topo *t, const uint8_t *dir, uint32_t p);
+/** rt_vplanes_free - release @vp's set */
+void rt_vplanes_free(struct rt_vplanes *vp);
+/** rt_vplanes_mark - route @v's pairs on the planes of SL RT_SL_VALLEY - @k */
+void rt_vplanes_mark(struct rt_vplanes *vp, const struct rt_vroute *v, unsigned k);
+/**
+ * rt_vplanes_place - @v onto the first fallback SL it fits (see
+ * rt_valley_sls()), marked; with none free the last (vp->left counts
+ * it): k, of SL RT_SL_VALLEY - k
+ */
+unsigned rt_vplanes_place(struct rt_vplanes *vp, const struct rt_vroute *v);
 /**
  * rt_valley_sls - the fallback routes' SLs and turn pairs (route_valley.c):
  * each on the first fallback SL where no pair it descends before its turn

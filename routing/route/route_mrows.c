@@ -250,32 +250,63 @@ static void walks_free(struct walks *w)
 	free(w->m.st);
 }
 
-/*
- * The planes of turn pairs the merge needs (rt_turn_planes() at most): the
- * turn SL's, the first fallback SL's (a pass of the broken LIDs alone
- * puts its fallback routes there: route_valley.c spreads a full pass's
- * only), and the others' as far as the base's rows lift one of them (its
- * fallback routes there).  Each plane is nports x radix / 8 bytes to
- * clear, walk and read out: on the 16k-host tree two more took the
- * re-route after a fault from 0.11 s to 0.18 s.  All when this pass
- * routed every LID (its fallback routes may be on any of them) or the
- * base's rows are unknown.
- */
-static unsigned merge_planes(const struct mg *m)
+unsigned rt_base_planes(struct mg *m)
 {
 	const struct route_out *bo = m->bo;
-	unsigned np = rt_turn_planes(m->c), used = np > 1 ? 2 : 1;
+	unsigned used = 1, np = rt_turn_planes(m->c);
 
-	if (np <= used || !m->only || !bo || !bo->sl2vl)
-		return np;
-	for (uint32_t i = 0; i < bo->vlx.n && used < np; i++) {
+	if (m->bplanes)
+		return m->bplanes;
+	if (bo && bo->valley_planes)	/* its routing said */
+		return m->bplanes = bo->valley_planes < np ? bo->valley_planes : np;
+	/* else from its rows, a row per pair some route turns at: once a merge */
+	for (uint32_t i = 0; bo && bo->sl2vl && i < bo->vlx.n && used < np; i++) {
 		const uint8_t *def = bo->sl2vl + (size_t)(bo->vlx.v[i].key >> 32) * 16;
 
 		for (unsigned k = used; k < np; k++)
 			if (bo->vlx.v[i].vl[rt_plane_sl(k)] != def[rt_plane_sl(k)])
 				used = k + 1;
 	}
-	return used;
+	return m->bplanes = used;
+}
+
+/*
+ * The planes this pass's fallback routes take (rt_merge_valleys() spread
+ * them), at least the first fallback SL's: its switches' SLs kept row by
+ * row (rt_copy_base()), searched per SL.
+ */
+static unsigned pass_planes(const struct mg *m, unsigned np)
+{
+	const struct rt_merge_keep *k = m->keep;
+	uint32_t g0 = m->c->nzones + 1;
+	const uint8_t *sl = k->col + (size_t)(m->ns + g0) * k->n;
+	size_t n = m->ngroups > g0 ? (size_t)(m->ngroups - g0) * k->n : 0;
+
+	for (unsigned pl = np - 1; pl > 1; pl--)
+		if (memchr(sl, rt_plane_sl(pl), n))
+			return pl + 1;
+	return 2;
+}
+
+/*
+ * The planes of turn pairs the merge needs (rt_turn_planes() at most): the
+ * turn SL's, the first fallback SL's, and the others' as far as this
+ * pass's fallback routes take them (pass_planes()) or the base's rows lift
+ * one of them (its fallback routes there).  Each plane is nports x radix
+ * / 8 bytes to clear, walk and read out: on the 16k-host tree two more
+ * took the re-route after a fault from 0.11 s to 0.18 s.  All when this
+ * pass routed every LID (its fallback routes may be on any of them) or
+ * the base's rows are unknown.
+ */
+static unsigned merge_planes(struct mg *m)
+{
+	unsigned np = rt_turn_planes(m->c), used, b;
+
+	if (np <= 2 || !m->only || !m->bo || !m->bo->sl2vl || !m->keep->rows)
+		return np;
+	used = pass_planes(m, np);
+	b = rt_base_planes(m);
+	return b > used ? b : used;
 }
 
 /*

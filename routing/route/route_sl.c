@@ -430,6 +430,7 @@ int rt_sl_tables(struct rt *r)
 	if (layered)
 		sl2vl_rows(r);
 	out->nvls = layered ? 2 : 1;
+	out->valley_planes = layered && !only;	/* none yet: rt_valley_sls() */
 	/* a pass of the broken LIDs alone: the merge finds the rows again for
 	 * the merged tables (route_incr.c) */
 	return layered && out->turn_routes && !only ? turn_rows(r) : 0;

@@ -23,7 +23,8 @@
  * plane of the turn pairs (rt_turn_rows()).
  *
  * Cost: a scan of the switches' rows of the SL table, then O(hops) per
- * fallback route; two bit planes per SL of nports x (radix / 8) bytes.
+ * fallback route (a hash set of its pairs per SL, two keys of 8 bytes a
+ * hop at most).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,105 +32,162 @@
 
 #include "route/route_int.h"
 
-/* One fallback route's pairs: before its turn, down->down (they must stay on VL 0); lifted. */
-struct vroute {
-	uint32_t pre[RT_MAXD][2], lift[RT_MAXD][2];	/* (in, out) port pairs */
-	uint32_t npre, nlift;
-};
+void rt_vroute_hop(struct rt_vroute *v, const struct topo *t, const uint8_t *dir, uint32_t p)
+{
+	uint32_t in = v->in;
 
-/* The pairs of switch @s's route to @lid (rt_mark_turns()'s walk). */
-static void walk(const struct rt *r, uint32_t s, uint32_t lid, struct vroute *v)
+	v->in = t->port_remote[p];
+	if (in == TOPO_NONE)
+		return;
+	if (!v->turned && dir[in] == CLS_DIR_UP && dir[p] == CLS_DIR_DOWN && v->npre < RT_MAXD) {
+		v->pre[v->npre][0] = in;
+		v->pre[v->npre++][1] = p;
+	}
+	if (rt_turn_pair(dir, in, p, &v->turned) && v->nlift < RT_MAXD) {
+		v->lift[v->nlift][0] = in;
+		v->lift[v->nlift++][1] = p;
+		v->lifts |= dir[p] == CLS_DIR_DOWN;
+	}
+}
+
+/* The key of pair (@in, @p) of kind @pre (else lifted) on SL RT_SL_VALLEY - @k. */
+static uint64_t vkey(const struct rt_vplanes *vp, bool pre, unsigned k, uint32_t in, uint32_t p)
+{
+	return 1 + ((uint64_t)(2 * k + pre) * vp->nports + in) * vp->nports + p;
+}
+
+static uint32_t vslot(const struct rt_vplanes *vp, uint64_t key)
+{
+	uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 32) & (vp->cap - 1);
+
+	while (vp->key[i] && vp->key[i] != key)
+		i = (i + 1) & (vp->cap - 1);
+	return i;
+}
+
+static bool vhas(const struct rt_vplanes *vp, uint64_t key)
+{
+	return vp->cap && vp->key[vslot(vp, key)] == key;
+}
+
+/* Into the set, which grows to stay at most half full; vp->nomem if it cannot. */
+static void vadd(struct rt_vplanes *vp, uint64_t key)
+{
+	uint32_t i;
+
+	if (2 * (vp->n + 1) > vp->cap) {
+		struct rt_vplanes old = *vp;
+		uint32_t cap = vp->cap ? 2 * vp->cap : 1024;
+
+		if (!cap || !(vp->key = calloc(cap, sizeof(*vp->key)))) {
+			vp->key = old.key;
+			vp->nomem = true;
+			return;
+		}
+		vp->cap = cap;
+		for (uint32_t j = 0; j < old.cap; j++)
+			if (old.key[j])
+				vp->key[vslot(vp, old.key[j])] = old.key[j];
+		free(old.key);
+	}
+	i = vslot(vp, key);
+	vp->n += !vp->key[i];
+	vp->key[i] = key;
+}
+
+void rt_vplanes_free(struct rt_vplanes *vp)
+{
+	free(vp->key);
+	vp->key = NULL;
+	vp->cap = vp->n = 0;
+}
+
+/* Whether route @v can take SL RT_SL_VALLEY - @k: no pair of its marked as the other kind. */
+static bool fits(const struct rt_vplanes *vp, const struct rt_vroute *v, unsigned k)
+{
+	for (uint32_t i = 0; i < v->npre; i++)
+		if (vhas(vp, vkey(vp, false, k, v->pre[i][0], v->pre[i][1])))
+			return false;
+	for (uint32_t i = 0; i < v->nlift; i++)
+		if (vhas(vp, vkey(vp, true, k, v->lift[i][0], v->lift[i][1])))
+			return false;
+	return true;
+}
+
+void rt_vplanes_mark(struct rt_vplanes *vp, const struct rt_vroute *v, unsigned k)
+{
+	for (uint32_t i = 0; i < v->nlift; i++)
+		vadd(vp, vkey(vp, false, k, v->lift[i][0], v->lift[i][1]));
+	for (uint32_t i = 0; i < v->npre; i++)
+		vadd(vp, vkey(vp, true, k, v->pre[i][0], v->pre[i][1]));
+}
+
+unsigned rt_vplanes_place(struct rt_vplanes *vp, const struct rt_vroute *v)
+{
+	unsigned k;
+
+	for (k = 0; k < vp->nsl && !fits(vp, v, k); k++)
+		;
+	if (k == vp->nsl) {	/* none free: the last (the verification judges it) */
+		k = vp->nsl - 1;
+		vp->left++;
+	}
+	rt_vplanes_mark(vp, v, k);
+	return k;
+}
+
+/* The pairs of switch @s's route to column @col of the tables (rt_mark_turns()'s walk). */
+static void walk(const struct rt *r, uint32_t s, uint32_t col, struct rt_vroute *v)
 {
 	const struct topo *t = r->t;
-	const uint8_t *dir = r->c->dir;
-	uint32_t cur = s, in = TOPO_NONE;
-	bool turned = false;
+	uint32_t cur = s;
 
-	v->npre = v->nlift = 0;
+	rt_vroute_start(v);
 	for (unsigned hop = 0; hop < RT_MAXD && cur != TOPO_NONE; hop++) {
-		uint8_t e = lft_get(r->out->lft, cur, lid);
+		uint8_t e = lft_get(r->out->lft, cur, col);
 		uint32_t p;
 
 		if (e == 0 || e == LFT_NONE || e > t->node_nports[rt_node(r, cur)])
 			break;
 		p = topo_port(t, rt_node(r, cur), e);
-		if (in != TOPO_NONE && !turned && dir[in] == CLS_DIR_UP && dir[p] == CLS_DIR_DOWN) {
-			v->pre[v->npre][0] = in;
-			v->pre[v->npre++][1] = p;
-		}
-		if (in != TOPO_NONE && rt_turn_pair(dir, in, p, &turned)) {
-			v->lift[v->nlift][0] = in;
-			v->lift[v->nlift++][1] = p;
-		}
-		in = t->port_remote[p];
+		rt_vroute_hop(v, t, r->c->dir, p);
 		cur = r->peer[p];
 	}
-}
-
-/* Whether route @v can take the SL whose lifted pairs are @lift and pre-turn pairs @pre. */
-static bool fits(const struct rt *r, const struct vroute *v, const uint8_t *lift,
-		 const uint8_t *pre, uint32_t stride)
-{
-	for (uint32_t i = 0; i < v->npre; i++)
-		if (rt_turn_marked(r->t, lift, stride, v->pre[i][0], v->pre[i][1]))
-			return false;
-	for (uint32_t i = 0; i < v->nlift; i++)
-		if (rt_turn_marked(r->t, pre, stride, v->lift[i][0], v->lift[i][1]))
-			return false;
-	return true;
-}
-
-/* Switch @s's fallback route to @lid onto the first fallback SL it fits. */
-static void place(struct rt *r, uint32_t s, uint32_t lid, uint8_t *pre, struct vroute *v)
-{
-	const struct topo *t = r->t;
-	unsigned nsl = rt_valley_nsl(r->c), k;
-	uint32_t half = r->turn_stride / rt_turn_planes(r->c);
-
-	walk(r, s, lid, v);
-	for (k = 0; k < nsl; k++)
-		if (fits(r, v, r->turn_bits + (size_t)(1 + k) * half, pre + (size_t)k * half,
-			 r->turn_stride))
-			break;
-	if (k == nsl) {		/* none free: the last, logged (route.c pass_log()) */
-		k = nsl - 1;
-		r->valley_left++;
-	}
-	*rt_sl(r, r->c->nzones + 1 + s, lid) = (uint8_t)(RT_SL_VALLEY - k);
-	for (uint32_t i = 0; i < v->nlift; i++)
-		rt_turn_mark(t, r->turn_bits + (size_t)(1 + k) * half, r->turn_stride,
-			     v->lift[i][0], v->lift[i][1]);
-	for (uint32_t i = 0; i < v->npre; i++)
-		rt_turn_mark(t, pre + (size_t)k * half, r->turn_stride, v->pre[i][0], v->pre[i][1]);
 }
 
 int rt_valley_sls(struct rt *r)
 {
 	const struct topo *t = r->t;
-	uint32_t nlids = r->out->nlids;
-	struct vroute *v;
-	uint8_t *pre;
+	uint32_t nlids = r->out->nlids, half = r->turn_stride / rt_turn_planes(r->c);
+	struct rt_vplanes vp = { .nports = t->nports, .nsl = rt_valley_nsl(r->c) };
+	struct rt_vroute *v;
 
-	if (!r->any_routes || !rt_valley_nsl(r->c) || r->lid_col)
+	if (!r->any_routes || !vp.nsl || r->lid_col)
 		return 0;	/* none, on the turn SL (rt_mark_turns()), or the merge's */
 	if (!r->turn_bits &&
 	    !(r->turn_bits = calloc((size_t)t->nports * r->turn_stride + 1, 1)))
 		return -ENOMEM;
-	pre = calloc((size_t)t->nports * r->turn_stride + 1, 1);
-	v = malloc(sizeof(*v));
-	if (!pre || !v) {
-		free(pre);
-		free(v);
+	if (!(v = malloc(sizeof(*v))))
 		return -ENOMEM;
-	}
 	for (uint32_t s = 0; s < r->nsw; s++) {
-		const uint8_t *row = r->out->sl + (size_t)(r->c->nzones + 1 + s) * nlids;
-		const uint8_t *e = row + 1, *end = row + nlids;
+		uint8_t *row = r->out->sl + (size_t)(r->c->nzones + 1 + s) * nlids;
+		uint8_t *e = row + 1, *end = row + nlids;
 
-		while (e < end && (e = memchr(e, RT_SL_VALLEY, (size_t)(end - e))))
-			place(r, s, (uint32_t)(e++ - row), pre, v);
+		for (; e < end && (e = memchr(e, RT_SL_VALLEY, (size_t)(end - e))); e++) {
+			unsigned k;
+
+			walk(r, s, (uint32_t)(e - row), v);
+			k = rt_vplanes_place(&vp, v);
+			*e = (uint8_t)(RT_SL_VALLEY - k);
+			if (v->lifts && r->out->valley_planes < 2 + k)
+				r->out->valley_planes = 2 + k;
+			for (uint32_t i = 0; i < v->nlift; i++)	/* its SL's rows: plane 1 + k */
+				rt_turn_mark(t, r->turn_bits + (size_t)(1 + k) * half, r->turn_stride,
+					     v->lift[i][0], v->lift[i][1]);
+		}
 	}
-	free(pre);
+	r->valley_left += vp.left;
+	rt_vplanes_free(&vp);
 	free(v);
-	return 0;
+	return vp.nomem ? -ENOMEM : 0;
 }

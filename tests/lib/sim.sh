@@ -55,15 +55,17 @@ sim_start() {
 	sim_wait_ready
 }
 
-# sim_start_console NETFILE: as sim_start, with ibsim's console fed from the
-# FIFO $SIM_DIR/console, held open on fd 3 (so ibsim never reads EOF);
-# sim_console CMD sends it a command (Unlink, ReLink, ...).
+# sim_start_console NETFILE [IBSIM ARGS]: as sim_start, with ibsim's console
+# fed from the FIFO $SIM_DIR/console, held open on fd 3 (so ibsim never reads
+# EOF); sim_console CMD sends it a command (Unlink, ReLink, ...).
 sim_start_console() {
+	net=$1
+	shift
 	rm -f "$SIM_DIR/console"
 	mkfifo "$SIM_DIR/console" || return 1
 	IBSIM_SOCKNAME="ffr$$_$(date +%s%N | cut -c10-16)"
 	export IBSIM_SOCKNAME
-	ibsim -s "$1" <"$SIM_DIR/console" >"$SIM_DIR/ibsim.log" 2>&1 &
+	ibsim -s "$@" "$net" <"$SIM_DIR/console" >"$SIM_DIR/ibsim.log" 2>&1 &
 	SIM_PID=$!
 	exec 3>"$SIM_DIR/console"
 	sim_wait_ready
