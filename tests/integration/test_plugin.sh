@@ -168,13 +168,6 @@ done
 # credit loop and the plugin routed from scratch), no LID rooted; the
 # switches' SL2VL tables read back with SMPs (--live-vl) and the plugin's
 # SLs: no credit loop
-g4_pass() {	# g4_pass N: until the plugin's pass N is logged and configured
-	i=0
-	until grep -q "ffroute: pass $1:" "$log"; do
-		i=$((i + 1)); [ $i -gt 600 ] && fail "g4: no ffroute pass $1"; sleep 0.1
-	done
-	sleep 1
-}
 if python3 "$top_srcdir/tests/lib/gen_foreign.py" superpod 4 8 8 4 1 8 2 1 >"$SIM_DIR/g4.topo" &&
    "$FFROUTE" convert --to net -o "$SIM_DIR/g4.net" "$SIM_DIR/g4.topo"; then
 	sim_stop
@@ -187,9 +180,9 @@ routing_engine ffroute,updn
 qos TRUE
 sweep_interval 1"
 	sim_opensm_bg || fail "OpenSM did not bring g4 up"
-	g4_pass 1
+	sim_wait_pass 1 || fail "g4: no ffroute pass 1"
 	sim_console 'Unlink "S-248a07031c010454"[6]'
-	g4_pass 2
+	sim_wait_pass 2 || fail "g4: no ffroute pass 2 after the cable went"
 	grep "ffroute: pass 2:" "$log" | grep -q "incremental (LIDs kept" ||
 		fail "g4: a core-spine cable lost was not routed incrementally: \
 $(grep 'ffroute: \(pass 2\|incremental\)' "$log" | tail -4)"

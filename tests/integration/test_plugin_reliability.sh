@@ -23,13 +23,7 @@ set -u
 D=$top_srcdir/tests/data/redteam2
 sim_plugin_test
 fail() { echo "FAIL: $*"; grep -E 'ffroute|ERR RE|configured' "$log" | tail -20; exit 1; }
-wait_pass() {	# wait_pass N: until "ffroute: pass N" and its outcome are logged
-	i=0
-	until grep -q "ffroute: pass $1:" "$log"; do
-		i=$((i + 1)); [ $i -gt 600 ] && fail "no ffroute pass $1"; sleep 0.1
-	done
-	sleep 1
-}
+wait_pass() { sim_wait_pass "$1" || fail "no ffroute pass $1"; }
 
 # ---- 1. the highest-LID port leaves and returns -------------------------------------
 sim_start_console "$top_srcdir/fabrics/demo/mini.net" || fail "ibsim did not start"

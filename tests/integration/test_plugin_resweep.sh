@@ -54,14 +54,7 @@ if [ -n "$vg" ]; then
 fi
 sim_opensm_bg || fail "OpenSM did not bring the subnet up"
 
-# wait_pass N: until "ffroute: pass N" is logged (and the tables configured after it)
-wait_pass() {
-	i=0
-	until grep -q "ffroute: pass $1:" "$log"; do
-		i=$((i + 1)); [ $i -gt 600 ] && fail "no ffroute pass $1 after the change"; sleep 0.1
-	done
-	sleep 1
-}
+wait_pass() { sim_wait_pass "$1" || fail "no ffroute pass $1 after the change"; }
 live_ok() {	# live_ok LABEL: the switches' tables have no hard finding
 	sim_run "$FFROUTE" check --live --json --no-metrics >"$SIM_DIR/$1.json" 2>"$SIM_DIR/$1.err" ||
 		fail "$1: live check: $(head -c 600 "$SIM_DIR/$1.json") $(tail -2 "$SIM_DIR/$1.err")"

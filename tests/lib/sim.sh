@@ -169,6 +169,16 @@ sim_opensm_bg() {
 	return 1
 }
 
+# sim_wait_pass N: until the plugin logs "ffroute: pass N:" in $log, then a
+# second for the tables it configures; 1 after a minute without it
+sim_wait_pass() {
+	i=0
+	until grep -q "ffroute: pass $1:" "$log"; do
+		i=$((i + 1)); [ $i -gt 600 ] && return 1; sleep 0.1
+	done
+	sleep 1
+}
+
 sim_opensm_stop() {
 	if [ -n "$OSM_PID" ]; then
 		kill "$OSM_PID" 2>/dev/null || true
