@@ -57,6 +57,7 @@ int rt_scratch_alloc(struct rt *r)
 	r->sub = malloc(ns * sizeof(uint32_t));
 	r->wide = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
 	r->hw = calloc(ns, sizeof(uint32_t));
+	r->sl_own = calloc((size_t)r->out->ngroups + 1, 1);
 	r->eload = r->c->rates_mixed ? calloc(ns * ((size_t)r->c->nsubtrees + 1) * CLS_TC_COUNT,
 					      sizeof(uint64_t)) : NULL;
 	r->turn_bits = NULL;	/* lazily: rt_mark_turns */
@@ -66,7 +67,7 @@ int rt_scratch_alloc(struct rt *r)
 	r->lab_attach = TOPO_NONE;
 	if (!r->mode || !r->u0 || !r->dist || !r->pref || !r->pref_stamp || !r->near_stamp ||
 	    !r->near_pref || !r->col || !r->bq.v || !r->bq.next || !r->cand_off || !r->cand ||
-	    !r->cand_w || !r->order || !r->sub || !r->hw ||
+	    !r->cand_w || !r->order || !r->sub || !r->hw || !r->sl_own ||
 	    (r->c->rates_mixed && (!r->wide || !r->eload)))
 		return -ENOMEM;
 	memset(r->col, LFT_NONE, ns * LFT_COLS);
@@ -92,6 +93,7 @@ void rt_scratch_free(struct rt *r)
 	free(r->sub);
 	free(r->wide);
 	free(r->hw);
+	free(r->sl_own);
 	free(r->eload);
 	free(r->turn_bits);
 	free(r->rdir);
@@ -143,6 +145,8 @@ static void merge(struct rt *r, struct rt *w)
 	r->out->routes += w->out->routes;
 	r->out->turn_routes += w->out->turn_routes;
 	r->any_routes += w->any_routes;
+	for (uint32_t g = 0; g < r->out->ngroups; g++)
+		r->sl_own[g] |= w->sl_own[g];
 	if (!w->turn_bits)
 		return;
 	if (!r->turn_bits) {

@@ -788,8 +788,10 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 		r->strict = true;
 		r->ndesig = 1;
 		r->out->rooted_lids += !dst->ghost;
-		for (uint32_t g = 0; g < r->out->ngroups && !dst->ghost; g++)
+		for (uint32_t g = 0; g < r->out->ngroups && !dst->ghost; g++) {
 			*rt_sl(r, g, dst->lid) = RT_SL_ROOTED;
+			r->sl_own[g] = 1;
+		}
 	}
 	r->turned = false;
 	for (uint32_t i = 0; i < r->norder; i++) {
@@ -826,6 +828,7 @@ int rt_route_dest(struct rt *r, const struct rt_dest *dst)
 				r->out->turn_routes++;
 				*rt_sl(r, r->c->nzones + 1 + s, dst->lid) = r->mode[s] == RM_ANY ?
 					rt_valley_sl(r->c) : ROUTE_SL_TURN;
+				r->sl_own[r->c->nzones + 1 + s] = 1;
 			}
 			r->any_routes += r->mode[s] == RM_ANY;
 		}

@@ -111,6 +111,10 @@ struct rt {
 					 * the two threads route disjoint classes) */
 	uint64_t *el;			/* eload's row for the current destination */
 	uint64_t any_routes;	/* switches routed by the fallback */
+	uint8_t *sl_own;		/* [ngroups]: an SL of a route's own (turn, fallback,
+					 * rooted) written in the group's row; per thread,
+					 * ORed after (route_all.c); rt_sl_tables() fills
+					 * the other rows whole */
 	uint64_t valley_left;	/* fallback routes no SL was free for (route_valley.c) */
 	uint32_t nlabeled;	/* switches with a label for the current attach switch */
 	uint32_t lab_attach;	/* attach switch the labels are for (TOPO_NONE: none) */
@@ -508,6 +512,9 @@ struct rt_vplanes {
 	uint64_t *key;		/* open addressing, 0: empty */
 	uint32_t cap, n;	/* cap: a power of two, 0 before the first mark */
 	uint64_t nports;	/* topo.nports: the keys' radix */
+	const uint8_t *dir;	/* cls.dir: only a pair out of a down-port can be both
+				 * kinds (a descent's always is), so a lifted pair
+				 * out of an up-port is neither marked nor looked up */
 	unsigned nsl;		/* rt_valley_nsl() */
 	uint64_t left;		/* routes no SL was free for */
 	bool nomem;		/* a mark was lost: -ENOMEM */

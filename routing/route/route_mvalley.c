@@ -99,7 +99,8 @@ int rt_merge_valleys(struct mg *m)
 	const struct rt_merge_keep *k = m->keep;
 	uint32_t g0 = m->c->nzones + 1;
 	uint8_t *sl = k->col + (size_t)(m->ns + g0) * k->n;	/* the switches' rows */
-	struct rt_vplanes vp = { .nports = m->t->nports, .nsl = rt_valley_nsl(m->c) };
+	struct rt_vplanes vp = { .nports = m->t->nports, .dir = m->c->dir,
+				 .nsl = rt_valley_nsl(m->c) };
 	struct rt_vroute *v;
 	int rc = 0;
 

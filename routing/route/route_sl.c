@@ -98,6 +98,8 @@ int rt_sl_alloc(struct rt *r)
 	out->nlids = r->lid_col ? r->out->lft->nlids : r->t->max_lid + 1;
 	n = (size_t)out->ngroups * out->nlids;
 	out->sl = calloc(n ? n : 1, 1);
+	if (out->sl)	/* as large as the LFT block (lft.c) */
+		ffr_huge_hint(out->sl, n);
 	out->turned = calloc((size_t)r->t->max_lid + 1, 1);
 	return out->sl && out->turned ? 0 : -ENOMEM;
 }
@@ -342,11 +344,20 @@ struct sl_rows {
 	struct rt *r;
 	const uint32_t *zi, *list;	/* [lid]: 2 + its zone; the LIDs routed (only) */
 	const uint8_t *zout;		/* [2 + zone]: a LID of it not routed here */
+	const uint8_t *tmpl;		/* [1 + source zone][nlids]: a whole row's SLs, for
+					 * the rows with no route's own SL (NULL: none) */
+	const bool *tmpl_layered;	/* [1 + source zone]: that row has an SL not 0 */
 	uint32_t nzi, nlist;
 	bool two, only;
 	uint8_t *tbl[2];		/* per half: [2 + zone] the group's SL into it */
 	bool layered[2];
 };
+
+/* The zone of group @g's sources (-1: none): its SLs depend on it alone (sl_of()). */
+static int16_t group_zone(const struct topo *t, const struct cls *c, uint32_t g)
+{
+	return g < c->nzones ? (int16_t)g : g == c->nzones ? -1 : c->zone[t->sw_node[g - c->nzones - 1]];
+}
 
 /* A group's SL to a LID depends on the LID's zone alone, or is a turn's. */
 static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
@@ -365,7 +376,14 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 		own[sl] = sl == ROUTE_SL_TURN || sl == RT_SL_ROOTED || rt_is_valley(r->c, sl);
 	for (uint32_t g = lo; g < hi; g++) {
 		uint8_t *row = r->out->sl + (size_t)g * stride;
+		int16_t gz = group_zone(r->t, r->c, g);
 
+		if (x->tmpl && !r->sl_own[g] && gz >= -1 && gz < (int16_t)r->c->nzones) {
+			/* no route's own SL to keep: the zone's row whole */
+			memcpy(row + 1, x->tmpl + (size_t)(gz + 1) * nlids + 1, nlids - 1);
+			layered |= x->tmpl_layered[gz + 1];
+			continue;
+		}
 		for (uint32_t z = 0; z < x->nzi; z++) {
 			tbl[z] = two ? sl_of(r->t, r->c, g, (int16_t)((int)z - 2)) : 0;
 			layered |= !all && x->zout[z] && tbl[z];	/* as if routed */
@@ -384,6 +402,38 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 	x->layered[half] |= layered;
 }
 
+/*
+ * The rows of every LID (no pass of a few) for each zone of the sources
+ * (-1 first), in *@tmpl and whether each has an SL not 0 in *@lay: most
+ * groups' rows hold no route's own SL (a switch without turns), and
+ * copying one is a tenth of the cost of building it entry by entry (the
+ * 32k tree's 90 MB table).  -ENOMEM, or 0 (*@tmpl NULL: build each row).
+ */
+static int sl_templates(struct rt *r, const uint32_t *zi, bool two, uint8_t **tmpl, bool **lay)
+{
+	const struct cls *c = r->c;
+	uint32_t nlids = r->t->max_lid + 1, nt = c->nzones + 1;
+
+	*tmpl = NULL, *lay = NULL;
+	if (r->o->only_lids || r->lid_col)
+		return 0;
+	*tmpl = calloc((size_t)nt * nlids, 1);
+	*lay = calloc(nt, sizeof(bool));
+	if (!*tmpl || !*lay)
+		return -ENOMEM;
+	for (uint32_t z = 0; z < nt && two; z++) {
+		uint8_t *row = *tmpl + (size_t)z * nlids;
+		/* a group whose sources are of zone z - 1: sl_of() reads only that */
+		uint32_t g = z ? z - 1 : c->nzones;
+
+		for (uint32_t lid = 1; lid < nlids; lid++) {
+			row[lid] = sl_of(r->t, c, g, (int16_t)((int)zi[lid] - 2));
+			(*lay)[z] |= row[lid] != 0;
+		}
+	}
+	return 0;
+}
+
 int rt_sl_tables(struct rt *r)
 {
 	const struct topo *t = r->t;
@@ -394,7 +444,8 @@ int rt_sl_tables(struct rt *r)
 	uint8_t *tbl = NULL, *zout;	/* [2 + zone] x 3: two halves' SLs into it; a LID not routed */
 	struct sl_rows x = { .r = r, .zi = zi, .only = only != NULL,
 			     .two = rt_layer_limit(r->o) >= 2 };
-	bool layered;
+	uint8_t *tmpl;
+	bool layered, *tlay;
 
 	out->sl_group = calloc((size_t)t->nnodes + 1, sizeof(uint32_t));
 	out->sl2vl = calloc((size_t)t->nports * 16 + 1, 1);
@@ -413,6 +464,14 @@ int rt_sl_tables(struct rt *r)
 	zout = tbl + 2 * nzi;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
+	if (sl_templates(r, zi, x.two, &tmpl, &tlay)) {
+		free(zi);
+		free(tbl);
+		free(tmpl);
+		free(tlay);
+		return -ENOMEM;
+	}
+	x.tmpl = tmpl, x.tmpl_layered = tlay;
 	for (uint32_t lid = 1; lid < nlids; lid++) {
 		if (only && !only[lid])
 			zout[zi[lid]] = 1;
@@ -427,6 +486,8 @@ int rt_sl_tables(struct rt *r)
 	layered = x.layered[0] || x.layered[1];
 	free(zi);
 	free(tbl);
+	free(tmpl);
+	free(tlay);
 	if (layered)
 		sl2vl_rows(r);
 	out->nvls = layered ? 2 : 1;

@@ -109,7 +109,8 @@ static bool fits(const struct rt_vplanes *vp, const struct rt_vroute *v, unsigne
 		if (vhas(vp, vkey(vp, false, k, v->pre[i][0], v->pre[i][1])))
 			return false;
 	for (uint32_t i = 0; i < v->nlift; i++)
-		if (vhas(vp, vkey(vp, true, k, v->lift[i][0], v->lift[i][1])))
+		if (vp->dir[v->lift[i][1]] == CLS_DIR_DOWN &&
+		    vhas(vp, vkey(vp, true, k, v->lift[i][0], v->lift[i][1])))
 			return false;
 	return true;
 }
@@ -117,7 +118,8 @@ static bool fits(const struct rt_vplanes *vp, const struct rt_vroute *v, unsigne
 void rt_vplanes_mark(struct rt_vplanes *vp, const struct rt_vroute *v, unsigned k)
 {
 	for (uint32_t i = 0; i < v->nlift; i++)
-		vadd(vp, vkey(vp, false, k, v->lift[i][0], v->lift[i][1]));
+		if (vp->dir[v->lift[i][1]] == CLS_DIR_DOWN)
+			vadd(vp, vkey(vp, false, k, v->lift[i][0], v->lift[i][1]));
 	for (uint32_t i = 0; i < v->npre; i++)
 		vadd(vp, vkey(vp, true, k, v->pre[i][0], v->pre[i][1]));
 }
@@ -159,7 +161,7 @@ int rt_valley_sls(struct rt *r)
 {
 	const struct topo *t = r->t;
 	uint32_t nlids = r->out->nlids, half = r->turn_stride / rt_turn_planes(r->c);
-	struct rt_vplanes vp = { .nports = t->nports, .nsl = rt_valley_nsl(r->c) };
+	struct rt_vplanes vp = { .nports = t->nports, .dir = r->c->dir, .nsl = rt_valley_nsl(r->c) };
 	struct rt_vroute *v;
 
 	if (!r->any_routes || !vp.nsl || r->lid_col)
