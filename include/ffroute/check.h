@@ -401,7 +401,7 @@ int chk_findings(const struct topo *t, const struct lft *l, const struct cls *c,
 /**
  * chk_credit_loops - credit loops (CHK_F_CREDIT_LOOP): cycles of the
  * channel dependency graph of the valid routes, per VL.  @ok has bit
- * s * (max_lid + 1) + lid set when switch ordinal s routes lid validly
+ * lid * nswitches + s set when switch ordinal s routes lid validly
  * (chk_findings builds it and calls this).  O(switches x LIDs + E log E).
  */
 int chk_credit_loops(const struct topo *t, const struct lft *l, const uint8_t *ok,

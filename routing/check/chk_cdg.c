@@ -366,7 +366,7 @@ static void walk_edges(const struct topo *t, const uint8_t *col, const uint8_t *
 		uint32_t s = li->sw[i], p = TOPO_NONE, vp = 0, from = li->port[i];
 
 		for (;;) {
-			uint64_t bit = (uint64_t)s * nlids + lid;
+			uint64_t bit = (uint64_t)lid * t->nswitches + s;
 			uint32_t q, n, vq;
 
 			if (ok ? !(ok[bit >> 3] & (1u << (bit & 7))) : !l_have[s])

@@ -402,7 +402,7 @@ static void tally_switch(struct find *f, uint32_t s)
 {
 	bool phys = f->dist[s] != DIST_INF;
 	uint8_t st = f->st[s];
-	uint64_t bit = (uint64_t)s * f->nlids + f->lid;
+	uint64_t bit = (uint64_t)f->lid * f->nsw + s;	/* a LID's switches together */
 
 	f->nroutes++;
 	if (st == FS_OK) {

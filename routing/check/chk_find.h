@@ -60,7 +60,8 @@ struct find {
 				 * channel counts not kept (chk_report.routes_counted) */
 	/* whole run */
 	uint32_t *pcomp;	/* [nrails x nsw] component in rail r's plane or TOPO_NONE */
-	uint8_t *ok;		/* bit s * nlids + lid: valid route */
+	uint8_t *ok;		/* bit lid * nsw + s: valid route (a LID's bits
+				 * together: written a LID at a time) */
 	uint64_t *notab;	/* [nsw] routes entering this table-less switch */
 	int16_t *chr[2];	/* [nports] first two rails routed over the channel */
 	uint32_t *chlid[2];	/* a LID of each */
