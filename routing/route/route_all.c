@@ -58,6 +58,10 @@ int rt_scratch_alloc(struct rt *r)
 	r->wide = r->c->rates_mixed ? calloc(ns, sizeof(uint32_t)) : NULL;
 	r->hw = calloc(ns, sizeof(uint32_t));
 	r->sl_own = calloc((size_t)r->out->ngroups + 1, 1);
+	r->cmap_epoch = calloc(ns, sizeof(uint32_t));
+	r->cmap_first = malloc(((size_t)r->upg_off[r->nsw] + 1) * sizeof(uint32_t));
+	r->cmap_next = malloc(np * sizeof(uint32_t));
+	r->cand_epoch = 0;
 	r->eload = r->c->rates_mixed ? calloc(ns * ((size_t)r->c->nsubtrees + 1) * CLS_TC_COUNT,
 					      sizeof(uint64_t)) : NULL;
 	r->turn_bits = NULL;	/* lazily: rt_mark_turns */
@@ -67,7 +71,8 @@ int rt_scratch_alloc(struct rt *r)
 	r->lab_attach = TOPO_NONE;
 	if (!r->mode || !r->u0 || !r->dist || !r->pref || !r->pref_stamp || !r->near_stamp ||
 	    !r->near_pref || !r->col || !r->bq.v || !r->bq.next || !r->cand_off || !r->cand ||
-	    !r->cand_w || !r->order || !r->sub || !r->hw || !r->sl_own ||
+	    !r->cand_w || !r->order || !r->sub || !r->hw || !r->sl_own || !r->cmap_epoch ||
+	    !r->cmap_first || !r->cmap_next ||
 	    (r->c->rates_mixed && (!r->wide || !r->eload)))
 		return -ENOMEM;
 	memset(r->col, LFT_NONE, ns * LFT_COLS);
@@ -94,6 +99,9 @@ void rt_scratch_free(struct rt *r)
 	free(r->wide);
 	free(r->hw);
 	free(r->sl_own);
+	free(r->cmap_epoch);
+	free(r->cmap_first);
+	free(r->cmap_next);
 	free(r->eload);
 	free(r->turn_bits);
 	free(r->rdir);

@@ -385,18 +385,44 @@ static bool up_by_target(const struct rt *r, uint32_t s, const struct rt_dest *d
 }
 
 /*
- * up_by_target()'s keys: 0 for the candidates across which is @target, 1
- * for the others; the smallest key, in @tie the indices that have it, in
- * @nmin how many.
+ * Switch @s's candidates to up-group member @ti (an index into upg[]), in
+ * candidate order, into @tie; how many.  The map of each switch's
+ * candidates by member is made on first use under the current labels: a
+ * scan of its candidates once per attach switch, not once per destination
+ * (the 32k tree's aggregation switches reach each core over two links:
+ * 32 candidates scanned for 32.5 million choices).
  */
-static uint32_t target_keys(const uint32_t *cw, uint32_t n, uint32_t target, uint32_t *tie,
-			    uint32_t *nmin)
+static uint32_t target_hits(struct rt *r, uint32_t s, uint32_t ti, uint32_t *tie)
 {
-	uint32_t hits = 0;
+	uint32_t b = r->cand_off[s], n = r->cand_off[s + 1] - b, ub = r->upg_off[s], hits = 0;
 
-	for (uint32_t i = 0; i < n; i++)
-		if (cw[i] == target)
-			tie[hits++] = i;
+	if (r->cmap_epoch[s] != r->cand_epoch) {
+		r->cmap_epoch[s] = r->cand_epoch;
+		for (uint32_t i = ub; i < r->upg_off[s + 1]; i++)
+			r->cmap_first[i] = TOPO_NONE;
+		for (uint32_t k = n; k-- > 0;) {	/* pushed in front: in order */
+			uint32_t pos = rt_up_pos(r, s, r->cand_w[b + k]);
+
+			if (pos == TOPO_NONE || r->upg[ub + pos] != r->cand_w[b + k])
+				continue;
+			r->cmap_next[b + k] = r->cmap_first[ub + pos];
+			r->cmap_first[ub + pos] = k;
+		}
+	}
+	for (uint32_t k = r->cmap_first[ti]; k != TOPO_NONE; k = r->cmap_next[b + k])
+		tie[hits++] = k;
+	return hits;
+}
+
+/*
+ * up_by_target()'s keys: 0 for the candidates across which is the
+ * target, upg[@ti] (target_hits()), 1 for the others; the smallest key,
+ * in @tie the indices that have it, in @nmin how many.
+ */
+static uint32_t target_keys(struct rt *r, uint32_t s, uint32_t ti, uint32_t *tie, uint32_t *nmin)
+{
+	uint32_t n = r->cand_off[s + 1] - r->cand_off[s], hits = target_hits(r, s, ti, tie);
+
 	if (hits) {
 		*nmin = hits;
 		return 0;
@@ -464,7 +490,7 @@ static void primary_keys(struct rt *r, uint32_t s, const struct rt_dest *dst, ui
 			*best = r->upg_port[ti];
 			return;
 		}
-		minkey = target_keys(r->cand_w + r->cand_off[s], ncand, target, tie, nmin);
+		minkey = target_keys(r, s, ti, tie, nmin);
 		if (minkey == 0 || peer_pref(r, s) == RT_INF) {
 			*best = cand[tie[0]];	/* the target won, or (none) all tie */
 			*spill = minkey == 1;
@@ -763,6 +789,10 @@ static void candidates(struct rt *r, uint32_t attach)
 	r->cand_off[r->nsw] = n;
 	if (r->wide)
 		rate_filter(r, r->c->subtree[rt_node(r, attach)]);
+	if (!++r->cand_epoch) {	/* wrapped: every map is stale */
+		memset(r->cmap_epoch, 0, (size_t)r->nsw * sizeof(uint32_t));
+		r->cand_epoch = 1;
+	}
 }
 
 int rt_route_dest(struct rt *r, const struct rt_dest *dst)

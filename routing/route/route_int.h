@@ -126,6 +126,13 @@ struct rt {
 					 * (c->dir), in port order (rt_dir_ports()) */
 	uint32_t *cand_off, *cand;	/* CSR [nsw + 1]: next-hop ports under the labels */
 	uint32_t *cand_w;		/* [like cand]: the switch across each */
+	/* per switch, the candidates to each up-group member, made on first
+	 * use under the current labels (target_hits()) */
+	uint32_t cand_epoch;		/* candidates()'s count: the labels' version */
+	uint32_t *cmap_epoch;		/* [nsw]: the version a switch's map is of */
+	uint32_t *cmap_first;		/* [like upg]: the first candidate (index in the
+					 * switch's) to that member, or TOPO_NONE */
+	uint32_t *cmap_next;		/* [like cand]: the next to the same member */
 	uint32_t *peer;			/* [nports]: switch ordinal across the port, or TOPO_NONE */
 	uint32_t *order, norder;	/* labelled switches by decreasing distance */
 	uint32_t *sub;			/* [nsw]: switches whose route passes (incl. itself) */

@@ -405,9 +405,10 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
 /*
  * The rows of every LID (no pass of a few) for each zone of the sources
  * (-1 first), in *@tmpl and whether each has an SL not 0 in *@lay: most
- * groups' rows hold no route's own SL (a switch without turns), and
- * copying one is a tenth of the cost of building it entry by entry (the
- * 32k tree's 90 MB table).  -ENOMEM, or 0 (*@tmpl NULL: build each row).
+ * groups' rows hold no route's own SL (a switch without turns), and a
+ * copy reads nothing of the row (the 32k tree's table is 90 MB: its rows
+ * take 0.09 s on two threads).  -ENOMEM, or 0 (*@tmpl NULL: build each
+ * row).
  */
 static int sl_templates(struct rt *r, const uint32_t *zi, bool two, uint8_t **tmpl, bool **lay)
 {
