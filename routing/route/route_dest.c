@@ -403,7 +403,7 @@ static uint32_t target_hits(struct rt *r, uint32_t s, uint32_t ti, uint32_t *tie
 		for (uint32_t k = n; k-- > 0;) {	/* pushed in front: in order */
 			uint32_t pos = rt_up_pos(r, s, r->cand_w[b + k]);
 
-			if (pos == TOPO_NONE || r->upg[ub + pos] != r->cand_w[b + k])
+			if (pos == TOPO_NONE)	/* not a member: never a target */
 				continue;
 			r->cmap_next[b + k] = r->cmap_first[ub + pos];
 			r->cmap_first[ub + pos] = k;

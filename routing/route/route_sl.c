@@ -410,7 +410,7 @@ static void sl_rows(void *ctx, uint32_t lo, uint32_t hi, unsigned half)
  * take 0.09 s on two threads).  -ENOMEM, or 0 (*@tmpl NULL: build each
  * row).
  */
-static int sl_templates(struct rt *r, const uint32_t *zi, bool two, uint8_t **tmpl, bool **lay)
+static int sl_templates(struct rt *r, bool two, uint8_t **tmpl, bool **lay)
 {
 	const struct cls *c = r->c;
 	uint32_t nlids = r->t->max_lid + 1, nt = c->nzones + 1;
@@ -424,13 +424,11 @@ static int sl_templates(struct rt *r, const uint32_t *zi, bool two, uint8_t **tm
 		return -ENOMEM;
 	for (uint32_t z = 0; z < nt && two; z++) {
 		uint8_t *row = *tmpl + (size_t)z * nlids;
-		/* a group whose sources are of zone z - 1: sl_of() reads only that */
-		uint32_t g = z ? z - 1 : c->nzones;
 
-		for (uint32_t lid = 1; lid < nlids; lid++) {
-			row[lid] = sl_of(r->t, c, g, (int16_t)((int)zi[lid] - 2));
-			(*lay)[z] |= row[lid] != 0;
-		}
+		/* a group whose sources are of zone z - 1: sl_of() reads only that */
+		rt_sl_zone_row(r->t, c, z ? z - 1 : c->nzones, row);
+		for (uint32_t lid = 1; lid < nlids && !(*lay)[z]; lid++)
+			(*lay)[z] = row[lid] != 0;
 	}
 	return 0;
 }
@@ -465,7 +463,7 @@ int rt_sl_tables(struct rt *r)
 	zout = tbl + 2 * nzi;
 	for (uint32_t n = 0; n < t->nnodes; n++)
 		out->sl_group[n] = group_of(r, n);
-	if (sl_templates(r, zi, x.two, &tmpl, &tlay)) {
+	if (sl_templates(r, x.two, &tmpl, &tlay)) {
 		free(zi);
 		free(tbl);
 		free(tmpl);
